@@ -1,0 +1,83 @@
+"""Who wins a showdown and at what multiple: the one place where hands are compared and paid."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import IntEnum
+
+from ..cards import RANKS, SUITS, HandClass, HandRank, evaluate
+from ..rules import Rules
+from .hand import Hand
+
+
+class Outcome(IntEnum):
+    LOSE = 0
+    PUSH = 1
+    WIN = 2
+
+
+def hand_rank(hand: Hand, rules: Rules) -> HandRank:
+    return evaluate(
+        hand.cards,
+        pontoon_possible=rules.pontoon_after_split or not hand.from_split,
+        five_card_trick=True,
+    )
+
+
+def banker_rank(cards: Sequence[int], rules: Rules) -> HandRank:
+    return evaluate(cards, pontoon_possible=True, five_card_trick=rules.banker_five_card_trick)
+
+
+def comparison_key(rank: HandRank) -> tuple[int, int]:
+    """Totals decide only between plain totals: two Five Card Tricks are equal whatever their sum."""
+    return (int(rank.hand_class), rank.total if rank.hand_class == HandClass.TOTAL else 0)
+
+
+def _matches(card: int, pattern: str) -> bool:
+    return RANKS[card // 4] == pattern[0] and (pattern[1] == "*" or SUITS[card % 4] == pattern[1])
+
+
+def is_special_pontoon(cards: Sequence[int], rules: Rules) -> bool:
+    """The Split Pontoon variation: a Pontoon made of one of the configured card combinations."""
+    if len(cards) != 2:
+        return False
+    a, b = cards
+    return any(
+        (_matches(a, p) and _matches(b, q)) or (_matches(a, q) and _matches(b, p))
+        for p, q in rules.special_pontoons
+    )
+
+
+def win_multiple(hand: Hand, rank: HandRank, rules: Rules, banker_bust: bool) -> int:
+    """What a winning hand is paid, in multiples of its stake."""
+    if rank.hand_class == HandClass.PONTOON:
+        multiple = rules.special_pontoon_pays if is_special_pontoon(hand.cards, rules) else rules.pontoon_pays
+    elif rank.hand_class == HandClass.FIVE_CARD_TRICK:
+        multiple = rules.five_card_trick_pays
+    elif rank.hand_class == HandClass.TWENTY_ONE:
+        multiple = rules.twenty_one_pays
+    else:
+        multiple = rules.win_pays
+    if banker_bust and hand.from_split and rules.split_bust_pays_double:
+        multiple = max(multiple, 2)
+    return multiple
+
+
+def showdown(hand: Hand, banker: HandRank, rules: Rules) -> tuple[Outcome, int]:
+    """Outcome of a stood punter hand against the banker's final hand, and the stake multiple won
+    (WIN) or lost (LOSE)."""
+    rank = hand_rank(hand, rules)
+    if rank.hand_class == HandClass.BUST:
+        return Outcome.LOSE, 1
+    if banker.hand_class == HandClass.BUST:
+        return Outcome.WIN, win_multiple(hand, rank, rules, banker_bust=True)
+    loss = rules.banker_pontoon_multiple if banker.hand_class == HandClass.PONTOON else 1
+    low = rules.punter_loses_at_or_below
+    if rank.hand_class == HandClass.TOTAL and low is not None and rank.total <= low:
+        return Outcome.LOSE, loss
+    mine, theirs = comparison_key(rank), comparison_key(banker)
+    if mine > theirs:
+        return Outcome.WIN, win_multiple(hand, rank, rules, banker_bust=False)
+    if mine == theirs and rules.ties == "push":
+        return Outcome.PUSH, 0
+    return Outcome.LOSE, loss

@@ -1,0 +1,257 @@
+"""Rule-based table players: the banker and punters the environments sit an agent among.
+
+A strategy maps a :class:`SeatView` (what its seat may see) and a Generator to an engine
+:class:`Action`. The same objects serve as table opponents inside the environments and, wrapped
+by ``agents/``, as baseline policies, so each strategy is written once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .actions import Action, ActionKind, LegalMove
+from .cards import best_total, value_of
+from .engine.view import SeatView
+
+
+def _move(view: SeatView, kind: ActionKind) -> LegalMove | None:
+    return next((m for m in view.legal if m.kind == kind), None)
+
+
+def _has(view: SeatView, kind: ActionKind) -> bool:
+    return _move(view, kind) is not None
+
+
+def _amount(view: SeatView, kind: ActionKind, wanted: int) -> Action:
+    """The legal amount of ``kind`` nearest to ``wanted``."""
+    moves = [m for m in view.legal if m.kind == kind]
+    best = min((min(max(wanted, m.low), m.high) for m in moves), key=lambda a: abs(a - wanted))
+    return Action(kind, best)
+
+
+def _stick_or_draw(view: SeatView, stick: bool) -> Action:
+    """Stick if asked and allowed; otherwise twist, or buy the least when twisting is not allowed."""
+    if stick and _has(view, ActionKind.STICK):
+        return Action(ActionKind.STICK)
+    if _has(view, ActionKind.TWIST):
+        return Action(ActionKind.TWIST)
+    if _has(view, ActionKind.BUY):
+        return _amount(view, ActionKind.BUY, 0)
+    return Action(ActionKind.STICK)
+
+
+class Strategy:
+    """Base class: ``act(view, rng)`` returns a legal engine action for the seat to act.
+
+    A seat keeps its strategy when the bank moves, so every strategy plays both roles: a punter
+    strategy banks by standing on 17, a banker strategy punts by sticking on 17, unless they
+    override the other role too.
+    """
+
+    name = "strategy"
+
+    def act(self, view: SeatView, rng: np.random.Generator) -> Action:
+        if not view.legal:
+            raise ValueError(f"{self.name}: seat {view.seat} has no decision pending")
+        kinds = {m.kind for m in view.legal}
+        if ActionKind.STAKE in kinds:
+            return self.stake(view, rng)
+        if ActionKind.SHOOT_BET in kinds:
+            return self.shoot_bet(view, rng)
+        if ActionKind.KEEP_BANK in kinds:
+            return self.bank(view, rng)
+        if view.is_banker:
+            return self.banker_play(view, rng)
+        return self.punter_play(view, rng)
+
+    def stake(self, view: SeatView, rng: np.random.Generator) -> Action:
+        """One box at the minimum stake."""
+        if any(m.low == 0 for m in view.legal):
+            return Action(ActionKind.STAKE, 0)
+        return Action(ActionKind.STAKE, view.rules.min_stake)
+
+    def shoot_bet(self, view: SeatView, rng: np.random.Generator) -> Action:
+        return Action(ActionKind.SHOOT_BET, 0)
+
+    def bank(self, view: SeatView, rng: np.random.Generator) -> Action:
+        return Action(ActionKind.KEEP_BANK)
+
+    def punter_play(self, view: SeatView, rng: np.random.Generator) -> Action:
+        """Default for a seat that is not the banker: stick on 17 or more."""
+        hand = view.current_hand
+        assert hand is not None
+        return _stick_or_draw(view, hand.total >= 17)
+
+    def banker_play(self, view: SeatView, rng: np.random.Generator) -> Action:
+        """Default when the bank reaches this seat: stand on 17 or more."""
+        return _stick_or_draw(view, _banker_total(view) >= 17)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class RandomPlayer(Strategy):
+    """Uniform over legal kinds, then uniform over the allowed amounts (any seat). Shoot bets are
+    drawn up to the maximum main stake, so that a random table does not bet the Shoot to infinity."""
+
+    name = "random"
+
+    def act(self, view: SeatView, rng: np.random.Generator) -> Action:
+        if not view.legal:
+            raise ValueError(f"{self.name}: seat {view.seat} has no decision pending")
+        move = view.legal[int(rng.integers(len(view.legal)))]
+        high = min(move.high, view.rules.max_stake) if move.kind == ActionKind.SHOOT_BET else move.high
+        return Action(move.kind, int(rng.integers(move.low, high + 1)))
+
+
+@dataclass(repr=True)
+class ThresholdPunter(Strategy):
+    """Minimum stake, no Shoot bets, stick on ``stick_on`` or more, otherwise twist."""
+
+    stick_on: int = 17
+    name = "threshold"
+
+    def punter_play(self, view: SeatView, rng: np.random.Generator) -> Action:
+        hand = view.current_hand
+        assert hand is not None
+        return _stick_or_draw(view, hand.total >= self.stick_on)
+
+
+@dataclass(repr=True)
+class TipsPunter(Strategy):
+    """The seed's Tips and Strategy, made concrete (see docs/RULES.md, 'Table players').
+
+    Shoot bets: a bet of ``big_shoot_bet`` stakes on 18+ in the first two cards (at the
+    before-second/fourth-card points: a high first card, or a low three-card total chasing a
+    Five Card Trick), nothing otherwise unless the Shoot is large. Stick on 21 and 20, and on
+    17 or more; split tens, aces and face cards, eights against a low banker card, never fives;
+    buy rather than twist on strong hands; chase the Five Card Trick on four low cards.
+    """
+
+    big_shoot_bet: int = 2
+    large_shoot: int = 10
+    """A Shoot of this many maximum stakes counts as large (aggressive Shoot bets)."""
+    name = "tips"
+
+    def shoot_bet(self, view: SeatView, rng: np.random.Generator) -> Action:
+        hand = view.current_hand
+        unit = view.rules.min_stake
+        large = view.shoot >= self.large_shoot * view.rules.max_stake
+        wanted = 0
+        if hand is not None and hand.cards:
+            total, cards = hand.total, len(hand.cards)
+            strong_first = cards == 1 and value_of(hand.cards[0]) in (1, 10)
+            trick_chase = cards == 3 and total <= 11
+            if (cards >= 2 and total >= 18) or strong_first or trick_chase:
+                wanted = self.big_shoot_bet * unit
+        if large:
+            wanted = max(wanted, unit)
+        return _amount(view, ActionKind.SHOOT_BET, wanted)
+
+    def punter_play(self, view: SeatView, rng: np.random.Generator) -> Action:
+        hand = view.current_hand
+        assert hand is not None
+        total, cards = hand.total, len(hand.cards)
+        if _has(view, ActionKind.SPLIT) and self._wants_split(view, hand.cards):
+            return Action(ActionKind.SPLIT)
+        if cards == 4 and total <= 11 and not hand.soft:
+            return _stick_or_draw(view, stick=False)
+        if total >= 17:
+            return _stick_or_draw(view, stick=True)
+        buy = _move(view, ActionKind.BUY)
+        if buy is not None and (total <= 11 or total >= 16):
+            return Action(ActionKind.BUY, buy.high if total <= 11 else buy.low)
+        return _stick_or_draw(view, stick=False)
+
+    @staticmethod
+    def _wants_split(view: SeatView, cards: tuple[int, ...]) -> bool:
+        value = value_of(cards[0])
+        if value in (1, 10):
+            return True
+        if value == 8:
+            up = [value_of(c) for c in view.banker_cards]
+            return bool(up) and 2 <= up[0] <= 6
+        return False
+
+
+@dataclass(repr=True)
+class StandOnBanker(Strategy):
+    """A banker who draws to ``stand_on`` and sticks there (ties win), never selling the bank."""
+
+    stand_on: int = 17
+    name = "stand17"
+
+    def banker_play(self, view: SeatView, rng: np.random.Generator) -> Action:
+        total = _banker_total(view)
+        return _stick_or_draw(view, total >= self.stand_on)
+
+
+@dataclass(repr=True)
+class DealerRulesBanker(Strategy):
+    """The casino dealer's fixed drawing rule, for a freely drawing banker seat."""
+
+    stands_on: int = 17
+    hits_soft_17: bool = True
+    name = "dealer"
+
+    def banker_play(self, view: SeatView, rng: np.random.Generator) -> Action:
+        total, soft = best_total(view.banker_cards)
+        hit = total < self.stands_on or (total == 17 and soft and self.hits_soft_17)
+        return _stick_or_draw(view, not hit)
+
+
+@dataclass(repr=True)
+class ShootAwareBanker(Strategy):
+    """The seed's banker tips: stand on 17 and let ties work; with much Shoot money riding on the
+    surviving hands, stand on weaker totals and let punters bust; stop drawing once no surviving
+    hand can beat the banker; sell the bank once the Shoot has grown to ``sell_at`` times the
+    initial Shoot (locking the kitty in)."""
+
+    stand_on: int = 17
+    cautious_stand_on: int = 16
+    exposure_fraction: float = 0.5
+    sell_at: float = 3.0
+    name = "shoot_aware"
+
+    def banker_play(self, view: SeatView, rng: np.random.Generator) -> Action:
+        total = _banker_total(view)
+        live = [h for h in view.hands if not h.settled]
+        at_risk = sum(h.shoot_bet for h in live)
+        threshold = self.stand_on
+        if view.shoot and at_risk >= self.exposure_fraction * view.shoot:
+            threshold = self.cautious_stand_on
+        visible_best = max((h.total for h in live if h.hidden_cards == 0), default=0)
+        if live and all(h.hidden_cards == 0 for h in live) and total >= visible_best and total >= 15:
+            return _stick_or_draw(view, True)
+        return _stick_or_draw(view, total >= threshold)
+
+    def bank(self, view: SeatView, rng: np.random.Generator) -> Action:
+        if view.shoot + view.reserve >= self.sell_at * view.rules.initial_shoot:
+            return Action(ActionKind.SELL_BANK)
+        return Action(ActionKind.KEEP_BANK)
+
+
+def _banker_total(view: SeatView) -> int:
+    return best_total(view.banker_cards)[0]
+
+
+STRATEGIES: dict[str, Callable[[], Strategy]] = {
+    "random": RandomPlayer,
+    "threshold": ThresholdPunter,
+    "tips": TipsPunter,
+    "stand17": StandOnBanker,
+    "dealer": DealerRulesBanker,
+    "shoot_aware": ShootAwareBanker,
+}
+
+
+def make_strategy(spec: str | Strategy) -> Strategy:
+    """A strategy by name (``STRATEGIES``) or the given object."""
+    if isinstance(spec, Strategy):
+        return spec
+    if spec in STRATEGIES:
+        return STRATEGIES[spec]()
+    raise ValueError(f"unknown strategy {spec!r}: expected one of {sorted(STRATEGIES)} or a Strategy")
