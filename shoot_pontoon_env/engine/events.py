@@ -29,6 +29,7 @@ class EventKind(str, Enum):
     TURNOVER = "turnover"
     BANK_SALE = "bank_sale"
     MISDEAL = "misdeal"
+    FORFEIT = "forfeit"
     DEAL_END = "deal_end"
 
 

@@ -16,7 +16,7 @@ from enum import IntEnum
 import numpy as np
 
 from ..actions import Action, ActionKind, IllegalActionError, LegalMove, is_legal
-from ..cards import HandClass, best_total, is_pontoon_pair, parse_cards
+from ..cards import HandClass, HandRank, best_total, is_pontoon_pair, parse_cards
 from ..rules import Rules, get_rules
 from ..shoe import Shoe, ShoeExhaustedError
 from .events import RESERVE, SHOOT, TABLE, Event, EventKind
@@ -97,6 +97,7 @@ class Table:
         self.banker_cards: list[int] = []
         self.banker_face_up: list[bool] = []
         self.banker_revealed = False
+        self.banker_forfeited = False
         self.seen_before_deal = np.zeros(13, dtype=np.int64)
         """Ranks dealt since the last shuffle in earlier deals (all were shown by the deal's end)."""
         self.events: list[Event] = []
@@ -268,6 +269,7 @@ class Table:
         self.banker_cards = []
         self.banker_face_up = []
         self.banker_revealed = False
+        self.banker_forfeited = False
         self.deal_number += 1
         self._log(EventKind.DEAL_START, seat=self.banker, amount=self.deal_number)
         if stacked is not None:
@@ -320,6 +322,37 @@ class Table:
                 self._sell_bank()
             self.stage = Stage.OVER
         self._advance()
+
+    def forfeit(self) -> None:
+        """The seat to act gives up, as if it had bust: its hands in play (or, while staking, a
+        minimum stake) are lost; a banker's hand counts as bust; a bank decision keeps the bank.
+        Environments use this for an illegal action; chips stay conserved."""
+        seat = self.to_act
+        if seat is None:
+            raise IllegalActionError("forfeit", (), "no decision is pending")
+        self._log(EventKind.FORFEIT, seat=seat)
+        if self.phase == Phase.STAKES:
+            self._apply_stake(self.rules.min_stake)
+            self._forfeit_hand(len(self.hands) - 1)
+            if self.stage == Stage.STAKES and self.punter_order[self.cursor] == seat:
+                self._next_staker()
+        elif self.phase in (Phase.SHOOT_BETS, Phase.PLAY):
+            for index, hand in enumerate(self.hands):
+                if hand.seat == seat and not hand.settled:
+                    self._forfeit_hand(index)
+            if self.phase == Phase.SHOOT_BETS:
+                self.cursor += 1
+        elif self.phase == Phase.BANKER:
+            self.banker_forfeited = True
+            self.stage = Stage.SETTLE
+        else:
+            self.stage = Stage.OVER
+        self._advance()
+
+    def _forfeit_hand(self, index: int) -> None:
+        hand = self.hands[index]
+        self._reveal_hand(hand, index)
+        self._settle_hand(hand, index, Outcome.LOSE, 1)
 
     def misdeal(self) -> None:
         """Void the deal in progress (the seed's misdeal rule): every chip returns to where it was
@@ -392,8 +425,9 @@ class Table:
         self._log(EventKind.CARD, seat=self.banker, card=card, face_up=face_up)
 
     def _deal_round(self) -> None:
-        for index in range(len(self.hands)):
-            self._deal_to_hand(index, face_up=False)
+        for index, hand in enumerate(self.hands):
+            if not hand.settled:  # a hand forfeited while staking gets no cards
+                self._deal_to_hand(index, face_up=False)
         first = not self.banker_cards
         self._deal_banker_card(face_up=first and self.rules.dealer_shows_first_card)
 
@@ -518,6 +552,7 @@ class Table:
 
     def _settle_hand(self, hand: Hand, index: int, outcome: Outcome, multiple: int) -> None:
         """Move a hand's chips off the table. ``multiple`` is what the stake wins or loses."""
+        assert not hand.settled, f"hand {index} settled twice"
         seat, banker = hand.seat, self.banker
         stake, bet = hand.stake, hand.shoot_bet
         if outcome == Outcome.WIN:
@@ -546,6 +581,8 @@ class Table:
     def _settle_showdown(self) -> None:
         """The banker collects from losing hands first, then pays winning hands, in dealing order."""
         banker = banker_rank(self.banker_cards, self.rules)
+        if self.banker_forfeited:
+            banker = HandRank(HandClass.BUST, 0)
         for i, hand in enumerate(self.hands):
             if not hand.settled:
                 self._reveal_hand(hand, i)
@@ -561,8 +598,9 @@ class Table:
         self._reveal_banker()
         self._log(EventKind.PONTOON, seat=self.banker, note="peek")
         for i, hand in enumerate(self.hands):
-            self._reveal_hand(hand, i)
-            self._settle_hand(hand, i, Outcome.LOSE, self.rules.banker_pontoon_multiple)
+            if not hand.settled:
+                self._reveal_hand(hand, i)
+                self._settle_hand(hand, i, Outcome.LOSE, self.rules.banker_pontoon_multiple)
 
     def _end_of_deal_bank(self) -> bool:
         """Bank turnover when the deal emptied the Shoot. Returns whether the bank passed."""
@@ -611,6 +649,8 @@ class Table:
                 return
             if stage in (Stage.BET_BEFORE_DEAL, Stage.BET_BEFORE_SECOND):
                 point = "before_deal" if stage == Stage.BET_BEFORE_DEAL else "before_second_card"
+                while self.cursor < len(self.hands) and self.hands[self.cursor].settled:
+                    self.cursor += 1
                 if point in self.rules.shoot_bet_points and self.cursor < len(self.hands) and self.shoot_capacity > 0:
                     self.phase = Phase.SHOOT_BETS
                     return
