@@ -353,3 +353,23 @@ def test_deepcopy_mid_deal_continues_identically():
         t.apply(STICK)
         t.apply(STICK)
     assert table.balances == clone.balances and table.events == clone.events
+
+
+def test_main_stakes_lie_between_the_minimum_and_the_maximum():
+    table = new_table()
+    table.start_deal()
+    assert table.legal_moves() == (LegalMove(ActionKind.STAKE, 2, 10),)
+    for bad in (1, 11):
+        with pytest.raises(IllegalActionError, match=f"stake {bad}"):
+            table.apply(stake(bad))
+
+
+def test_dealing_order_one_card_each_from_the_bankers_left_then_a_second():
+    table = new_table(players=4, banker=2)
+    table.start_deal(stacked="2S 3S 4S 5S 6S 7S 8S 9S")
+    for action in (stake(2), stake(2), stake(2), shoot_bet(0), shoot_bet(0), shoot_bet(0)):
+        table.apply(action)
+    cards = [(e.seat, e.card) for e in table.events if e.kind == EventKind.CARD]
+    assert table.punter_order == [3, 0, 1]
+    assert [seat for seat, _ in cards] == [3, 0, 1, 2, 3, 0, 1, 2]
+    assert all(not e.face_up for e in table.events if e.kind == EventKind.CARD)
