@@ -80,6 +80,12 @@ class Table:
             raise ValueError(f"num_players = {num_players!r}: expected an int in {MIN_PLAYERS}..{MAX_PLAYERS}")
         if not isinstance(banker, int) or not 0 <= banker < num_players:
             raise ValueError(f"banker = {banker!r}: expected a seat in 0..{num_players - 1}")
+        boxes = (num_players - 1) * self.rules.max_boxes
+        if 5 * (boxes + 1) > self.rules.num_decks * 52:
+            raise ValueError(
+                f"num_players = {num_players}: {boxes} boxes of up to five cards and the banker's need more "
+                f"than the {self.rules.num_decks}-deck shoe holds; use fewer players or boxes, or more decks"
+            )
         chips = [starting_chips] * num_players if isinstance(starting_chips, int) else list(starting_chips)
         if len(chips) != num_players or not all(isinstance(c, int) and not isinstance(c, bool) for c in chips):
             raise ValueError(f"starting_chips = {starting_chips!r}: expected an int or {num_players} ints")

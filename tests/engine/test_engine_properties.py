@@ -1,13 +1,14 @@
 """Properties over random rule configurations and random legal play (hypothesis)."""
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from shoot_pontoon_env.actions import Action, ActionKind, IllegalActionError
 from shoot_pontoon_env.cards import best_total
 from shoot_pontoon_env.engine import Phase, Table
 from shoot_pontoon_env.rules import CASINO, PLAYTECH, SHOOT, SHOOT_BET_POINTS
+from shoot_pontoon_env.shoe import ShoeExhaustedError
 
 
 @st.composite
@@ -47,9 +48,19 @@ def random_action(table, rng):
     return Action(move.kind, int(rng.integers(move.low, high + 1)))
 
 
+def fits(rules, players):
+    return 5 * ((players - 1) * rules.max_boxes + 1) <= 52 * rules.num_decks
+
+
+def fits_with_splits(rules, players):
+    """A shoe that cannot run dry even if every box splits to the limit and draws five cards."""
+    return 5 * ((players - 1) * rules.max_boxes * rules.max_split_hands + 1) <= 52 * rules.num_decks
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rule_sets(), players=st.integers(2, 10), seed=st.integers(0, 2**32 - 1))
 def test_random_legal_play_keeps_every_invariant(rules, players, seed):
+    assume(fits(rules, players))
     rng = np.random.default_rng(seed)
     table = Table(rules, players, rng=np.random.default_rng(seed + 1), starting_chips=500)
     total = table.total_chips
@@ -57,10 +68,14 @@ def test_random_legal_play_keeps_every_invariant(rules, players, seed):
         table.start_deal()
         steps = 0
         while table.to_act is not None:
-            if rng.random() < 0.02:
-                table.forfeit()
-            else:
-                table.apply(random_action(table, rng))
+            try:
+                if rng.random() < 0.02:
+                    table.forfeit()
+                else:
+                    table.apply(random_action(table, rng))
+            except ShoeExhaustedError:
+                assert not fits_with_splits(rules, players)
+                return
             steps += 1
             assert steps < 2000
             assert table.total_chips == total, "chips created or lost"
@@ -89,6 +104,7 @@ def test_random_legal_play_keeps_every_invariant(rules, players, seed):
 @settings(max_examples=25, deadline=None)
 @given(rules=rule_sets(), players=st.integers(2, 6), seed=st.integers(0, 2**32 - 1))
 def test_the_same_seed_replays_the_same_deals(rules, players, seed):
+    assume(fits_with_splits(rules, players))
     def run():
         rng = np.random.default_rng(seed)
         table = Table(rules, players, rng=np.random.default_rng(seed + 1))

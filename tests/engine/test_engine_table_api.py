@@ -9,6 +9,7 @@ from scripted import new_table, play
 
 from shoot_pontoon_env.actions import STICK, TWIST, Action, ActionKind, IllegalActionError, shoot_bet, stake
 from shoot_pontoon_env.engine import RESERVE, SHOOT, TABLE, EventKind, Phase, Table
+from shoot_pontoon_env.rules import CASINO
 from shoot_pontoon_env.session import play_deal
 from shoot_pontoon_env.strategies import RandomPlayer
 
@@ -18,6 +19,8 @@ def test_table_arguments_are_checked():
         Table("shoot", 11)
     with pytest.raises(ValueError, match=r"banker = 3: expected a seat in 0..2"):
         Table("shoot", 3, banker=3)
+    with pytest.raises(ValueError, match=r"num_players = 10: 27 boxes.*1-deck shoe"):
+        Table(CASINO.replace(num_decks=1), 10)
     with pytest.raises(ValueError, match=r"starting_chips"):
         Table("shoot", 3, starting_chips=[1, 2])
 
