@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 # The CPU build of torch where this machine has it; a plain install elsewhere.
 CONSTRAINTS := $(shell $(PYTHON) -m pip install --dry-run --no-index --no-deps -q torch==2.13.0 >/dev/null 2>&1 && echo -c constraints/cpu.txt)
 
-.PHONY: install demo test benchmark clean
+.PHONY: install demo simulate test benchmark clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,17 @@ $(PY):
 install: $(PY)
 	$(PY) -m pip install -q $(CONSTRAINTS) -e ".[train,dev]"
 
+# The main job: train a MaskablePPO punter on Playtech Pontoon for a few minutes, then evaluate it
+# against the random, basic-strategy and optimal agents on the same hands.
+DEMO_STEPS ?= 300000
+DEMO_HANDS ?= 20000
 demo: install
+	$(PY) -m train --config train/configs/playtech_punter.yml --set total_timesteps=$(DEMO_STEPS) run_name=demo log_dir=runs
+	$(PY) -m evaluate --env ShootPontoon-Playtech-v0 --env-kwargs '{"num_players": 2, "stake_levels": [1]}' \
+		--agents random basic optimal runs/demo-seed0/model.zip --hands $(DEMO_HANDS) --out reports/demo \
+		--learning-curve runs/demo-seed0/eval/evaluations.npz
+
+simulate: install
 	$(PY) -m shoot_pontoon_env.simulate
 
 test: install

@@ -10,3 +10,9 @@ __all__ = [
     "CASINO", "PLAYTECH", "PRESETS", "SHOOT", "Action", "ActionKind", "IllegalActionError",
     "LegalMove", "Phase", "Rules", "RulesError", "Table", "get_rules", "__version__",
 ]
+
+# Register the Gymnasium ids on import, so that gym.make("shoot_pontoon_env:ShootPontoon-v0") works in a
+# fresh interpreter (Gymnasium 1.x loads no plugins by itself; the module prefix imports this package).
+from .envs.registration import register_envs  # noqa: E402
+
+register_envs()

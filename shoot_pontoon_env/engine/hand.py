@@ -28,6 +28,8 @@ class Hand:
     result: int = 0
     """Net chips for the punter once settled (main stake and Shoot bet together)."""
     won_from_shoot: int = 0
+    reshuffled: bool = False
+    """Its cards went back into the stock when the shoe ran dry mid-deal (card counting skips them)."""
 
     @property
     def drew(self) -> bool:

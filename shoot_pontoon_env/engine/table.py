@@ -413,6 +413,8 @@ class Table:
             live = [c for h in self.hands if not h.settled for c in h.cards] + self.banker_cards
             self.shoe.restock(live, self.rng)
             self.seen_before_deal[:] = 0
+            for hand in self.hands:
+                hand.reshuffled = hand.reshuffled or hand.settled
             self._log(EventKind.SHUFFLE, note="restock")
             return self.shoe.draw()
 
@@ -726,7 +728,8 @@ class Table:
             self._log(EventKind.PONTOON, seat=hand.seat, hand=self.cursor)
 
     def _cards_of_deal(self) -> list[int]:
-        return [c for h in self.hands for c in h.cards] + self.banker_cards
+        """Cards this deal took out of the current stock (not those a restock put back)."""
+        return [c for h in self.hands if not h.reshuffled for c in h.cards] + self.banker_cards
 
     def _finish_deal(self) -> None:
         self.stage = Stage.OVER

@@ -48,6 +48,8 @@ class HandView:
 class SeatView:
     seat: int
     is_banker: bool
+    banker: int
+    """The banker's seat (public)."""
     rules: Rules
     phase: Phase
     legal: tuple[LegalMove, ...]
@@ -84,8 +86,9 @@ def seat_view(table: Table, seat: int) -> SeatView:
     for hand in table.hands:
         mine = hand.seat == seat
         visible = tuple(c for c, up in zip(hand.cards, hand.face_up) if up or mine)
-        for card in visible:
-            counts[card // 4] += 1
+        if not hand.reshuffled:
+            for card in visible:
+                counts[card // 4] += 1
         hands.append(
             HandView(
                 seat=hand.seat, cards=visible, hidden_cards=len(hand.cards) - len(visible),
@@ -103,7 +106,7 @@ def seat_view(table: Table, seat: int) -> SeatView:
     acting = table.to_act == seat
     current = table.cursor if acting and table.phase in (Phase.SHOOT_BETS, Phase.PLAY) else None
     return SeatView(
-        seat=seat, is_banker=is_banker, rules=table.rules, phase=table.phase,
+        seat=seat, is_banker=is_banker, banker=table.banker, rules=table.rules, phase=table.phase,
         legal=table.legal_moves() if acting else (), shoot=table.shoot,
         shoot_capacity=table.shoot_capacity, reserve=table.reserve,
         shoot_bet_point=table.shoot_bet_point if acting else None, current=current,

@@ -1,0 +1,64 @@
+"""The one policy interface: observation and action mask in, action index out, explicit Generator.
+
+The same object acts for the learning seat, as a table opponent (``agents.as_player``) and in
+evaluation (``evaluate``). Policies that need to read the observation (rule-based ones) are bound
+to an environment's configuration first, since the observation's scale and the action table
+depend on the rules and the table size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import gymnasium as gym
+import numpy as np
+
+from shoot_pontoon_env.envs.action_table import ActionTable
+from shoot_pontoon_env.rules import Rules
+
+
+@dataclass(frozen=True)
+class EnvContext:
+    """What a policy needs to know about the environment it acts in."""
+
+    rules: Rules
+    action_table: ActionTable
+    starting_chips: int
+    num_players: int
+
+    @classmethod
+    def of(cls, env: gym.Env) -> EnvContext:
+        base = env.unwrapped
+        return cls(rules=base.rules, action_table=base.action_table, starting_chips=base.starting_chips,
+                   num_players=base.num_players)
+
+
+class Agent:
+    """Base class. Subclasses implement :meth:`act`; :meth:`bind` is called before the first act."""
+
+    name = "agent"
+
+    def __init__(self) -> None:
+        self.context: EnvContext | None = None
+
+    def bind(self, context: EnvContext | gym.Env) -> Agent:
+        self.context = context if isinstance(context, EnvContext) else EnvContext.of(context)
+        return self
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+class RandomAgent(Agent):
+    """Uniform over the legal action indices."""
+
+    name = "random"
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        legal = np.flatnonzero(action_mask)
+        if len(legal) == 0:
+            raise ValueError("random agent: the action mask allows no action")
+        return int(legal[rng.integers(len(legal))])

@@ -1,0 +1,32 @@
+"""Rule-based agents: the library's table-player strategies, acting through the observation.
+
+Each wraps a :class:`shoot_pontoon_env.strategies.Strategy` (the same object the environments use
+for table players): the observation is decoded into the seat's view, the strategy picks an engine
+action, and the action table maps it to an index. No strategy is written twice.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from shoot_pontoon_env.envs.encoding import decode_view
+from shoot_pontoon_env.strategies import Strategy, make_strategy
+
+from .base import Agent
+
+
+class StrategyAgent(Agent):
+    def __init__(self, strategy: Strategy | str, name: str | None = None) -> None:
+        super().__init__()
+        self.strategy = make_strategy(strategy)
+        self.name = name or self.strategy.name
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        if self.context is None:
+            raise RuntimeError(f"{self.name}: call bind(env) before act()")
+        view = decode_view(observation, self.context.rules, starting_chips=self.context.starting_chips)
+        action = self.strategy.act(view, rng)
+        index = self.context.action_table.to_index(action, view)
+        if not action_mask[index]:
+            raise RuntimeError(f"{self.name}: chose index {index}, which the mask forbids")
+        return index

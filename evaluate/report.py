@@ -1,0 +1,53 @@
+"""The tournament's report as a terminal table (rich), JSON and Markdown."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from .stats import Summary
+
+COLUMNS = ("agent", "hands", "return/hand (base stakes)", "per unit stake", "gap to optimal",
+           "win", "push", "loss", "Shoot bets won/placed")
+
+
+def _row(s: Summary) -> list[str]:
+    gap = "—" if s.gap_to_optimal is None else f"{s.gap_to_optimal:+.4f} ± {s.gap_ci95:.4f}"
+    return [
+        s.name, f"{s.hands}", f"{s.mean:+.4f} ± {s.ci95:.4f}", f"{s.per_stake:+.4f} ± {s.per_stake_ci95:.4f}", gap,
+        f"{s.win:.3f}", f"{s.push:.3f}", f"{s.loss:.3f}", f"{s.shoot_bets_won}/{s.shoot_bets_placed}",
+    ]
+
+
+def print_table(summaries: Sequence[Summary], title: str, console: Console | None = None) -> None:
+    table = RichTable(title=title)
+    for column in COLUMNS:
+        table.add_column(column, justify="left" if column == "agent" else "right")
+    for summary in summaries:
+        table.add_row(*_row(summary))
+    (console or Console(width=160)).print(table)
+
+
+def to_markdown(summaries: Sequence[Summary], title: str) -> str:
+    lines = [f"## {title}", "", "| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    lines += ["| " + " | ".join(_row(s)) + " |" for s in summaries]
+    lines += ["", "Intervals are 95% (normal approximation over independent hands). Every agent played the "
+              "same seeded hands (common random numbers)."]
+    paired = [s for s in summaries if s.paired_vs]
+    if paired:
+        lines += ["", f"Paired differences per unit stake against {paired[0].paired_vs} (same hands):", ""]
+        lines += [f"- {s.name}: {s.paired_diff:+.4f} ± {s.paired_ci95:.4f}" for s in paired]
+    return "\n".join(lines) + "\n"
+
+
+def write_reports(summaries: Sequence[Summary], title: str, out_dir: Path, meta: dict) -> dict[str, Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = {"json": out_dir / "report.json", "markdown": out_dir / "report.md"}
+    paths["json"].write_text(json.dumps({"title": title, **meta, "agents": [s.to_dict() for s in summaries]},
+                                        indent=2) + "\n")
+    paths["markdown"].write_text(to_markdown(summaries, title))
+    return paths

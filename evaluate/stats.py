@@ -1,0 +1,80 @@
+"""Summaries with 95% confidence intervals (normal approximation; hands are independent)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from .tournament import AgentRecord
+
+Z95 = 1.959963984540054
+
+
+@dataclass
+class Summary:
+    name: str
+    hands: int
+    mean: float
+    """Expected return per hand, in base stakes."""
+    ci95: float
+    """Half-width of the 95% interval of ``mean``."""
+    per_stake: float
+    per_stake_ci95: float
+    win: float
+    push: float
+    loss: float
+    hand_classes: dict[str, float]
+    shoot_bets_placed: int
+    shoot_bets_won: int
+    shoot_chips_bet: int
+    shoot_chips_won: int
+    mean_shoot_after: float
+    turnovers: int
+    illegal_actions: int
+    gap_to_optimal: float | None = None
+    """Optimal expected return per unit stake minus this agent's (where a solver value is given)."""
+    gap_ci95: float | None = None
+    paired_vs: str | None = None
+    paired_diff: float | None = None
+    """Mean per-hand difference (this agent - ``paired_vs``) on the same seeds, per unit stake."""
+    paired_ci95: float | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def mean_ci(values: np.ndarray) -> tuple[float, float]:
+    n = len(values)
+    if n == 0:
+        return math.nan, math.nan
+    std = float(np.std(values, ddof=1)) if n > 1 else 0.0
+    return float(np.mean(values)), Z95 * std / math.sqrt(n)
+
+
+def summarise(record: AgentRecord, optimal: float | None = None, reference: AgentRecord | None = None) -> Summary:
+    returns = np.asarray(record.returns, dtype=float)
+    per_stake = np.asarray(record.per_stake, dtype=float)
+    mean, ci = mean_ci(returns)
+    ps_mean, ps_ci = mean_ci(per_stake)
+    n = max(len(returns), 1)
+    classes = sum(record.hand_classes.values()) or 1
+    summary = Summary(
+        name=record.name, hands=len(returns), mean=mean, ci95=ci, per_stake=ps_mean, per_stake_ci95=ps_ci,
+        win=record.outcomes["win"] / n, push=record.outcomes["push"] / n, loss=record.outcomes["loss"] / n,
+        hand_classes={k: v / classes for k, v in sorted(record.hand_classes.items())},
+        shoot_bets_placed=record.shoot_bets, shoot_bets_won=record.shoot_bets_won,
+        shoot_chips_bet=record.shoot_chips_bet, shoot_chips_won=record.shoot_chips_won,
+        mean_shoot_after=float(np.mean(record.shoot_after)) if record.shoot_after else 0.0,
+        turnovers=record.turnovers, illegal_actions=record.illegal,
+    )
+    if optimal is not None:
+        summary.gap_to_optimal = optimal - ps_mean
+        summary.gap_ci95 = ps_ci
+    if reference is not None and reference is not record and len(reference.per_stake) == len(per_stake):
+        diff = per_stake - np.asarray(reference.per_stake, dtype=float)
+        summary.paired_vs = reference.name
+        summary.paired_diff, summary.paired_ci95 = mean_ci(diff)
+    return summary
+

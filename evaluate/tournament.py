@@ -1,0 +1,100 @@
+"""A tournament: every agent plays the same seeded hands (common random numbers), one env each."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import gymnasium as gym
+import numpy as np
+
+from shoot_pontoon_env.cards import best_total
+from shoot_pontoon_env.engine import Phase
+from shoot_pontoon_env.engine.settlement import hand_rank
+
+from agents.base import Agent
+
+OUTCOMES = ("win", "push", "loss")
+
+
+@dataclass
+class AgentRecord:
+    """What one agent did over the tournament's hands (one entry per episode)."""
+
+    name: str
+    returns: list[float] = field(default_factory=list)
+    """Episode return in base stakes (the env's reward summed)."""
+    per_stake: list[float] = field(default_factory=list)
+    """Net chips of the agent's hands per chip staked on its boxes before any split, buy or double
+    (the solver's unit: expected return per unit of initial stake)."""
+    outcomes: Counter = field(default_factory=Counter)
+    hand_classes: Counter = field(default_factory=Counter)
+    shoot_bets: int = 0
+    shoot_bets_won: int = 0
+    shoot_chips_bet: int = 0
+    shoot_chips_won: int = 0
+    shoot_after: list[int] = field(default_factory=list)
+    turnovers: int = 0
+    illegal: int = 0
+    decisions: Counter = field(default_factory=Counter)
+    """(hard or soft, total, cards) -> action label counts of the agent's playing decisions."""
+
+
+def _decision_key(env: gym.Env) -> tuple[str, int, int] | None:
+    view = env.unwrapped.view
+    hand = view.current_hand
+    if view.phase != Phase.PLAY or hand is None or view.shoot_bet_point is not None:
+        return None
+    total, soft = best_total(hand.cards)
+    return ("soft" if soft else "hard", total, len(hand.cards))
+
+
+def _record_episode(record: AgentRecord, env: gym.Env, episode_return: float) -> None:
+    base = env.unwrapped
+    table = base.table
+    mine = [h for h in table.hands if h.seat == base.seat]
+    record.returns.append(episode_return)
+    initial = sum({h.box: h.original_stake for h in mine}.values()) or 1  # splits share their box
+    record.per_stake.append(sum(h.result for h in mine) / initial)
+    net = sum(h.result for h in mine)
+    record.outcomes["win" if net > 0 else "loss" if net < 0 else "push"] += 1
+    for hand in mine:
+        record.hand_classes[hand_rank(hand, base.rules).hand_class.name.lower()] += 1
+        if hand.shoot_bet:
+            record.shoot_bets += 1
+            record.shoot_chips_bet += hand.shoot_bet
+            if hand.won_from_shoot:
+                record.shoot_bets_won += 1
+                record.shoot_chips_won += hand.won_from_shoot
+    record.shoot_after.append(table.shoot)
+    record.turnovers += table.turnovers
+
+
+def play_agent(make_env: Callable[[], gym.Env], agent: Agent, hands: int, seed: int) -> AgentRecord:
+    """``hands`` episodes; episode ``i`` is reset with seed ``seed + i`` and the agent acts with a
+    Generator seeded the same, so every agent meets the same shuffles."""
+    env = make_env()
+    agent.bind(env)
+    record = AgentRecord(agent.name)
+    for i in range(hands):
+        obs, info = env.reset(seed=seed + i)
+        rng = np.random.default_rng(seed + i)
+        total, done = 0.0, False
+        while not done:
+            key = _decision_key(env)
+            action = agent.act(obs, info["action_mask"], rng)
+            if key is not None:
+                record.decisions[(*key, env.unwrapped.action_table.entries[action].label)] += 1
+            obs, reward, terminated, truncated, info = env.step(action)
+            total += reward
+            done = terminated or truncated
+            record.illegal += int(info.get("illegal_action", False))
+        _record_episode(record, env, total)
+    env.close()
+    return record
+
+
+def run_tournament(make_env: Callable[[], gym.Env], agents: Sequence[Agent], hands: int,
+                   seed: int = 0) -> list[AgentRecord]:
+    return [play_agent(make_env, agent, hands, seed) for agent in agents]

@@ -1,0 +1,73 @@
+"""Checks of the envs' constructor arguments: each error names the argument and what is allowed."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from ..engine.table import MAX_PLAYERS, MIN_PLAYERS
+from ..rules import PRESETS, Rules, RulesError, get_rules
+from ..strategies import STRATEGIES, Strategy, make_strategy
+
+RENDER_MODES = ("ansi", "human")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_rules(rules: Any) -> Rules:
+    try:
+        return get_rules(rules)
+    except (RulesError, TypeError):
+        raise ValueError(
+            f"rules = {rules!r}: expected a preset name {sorted(PRESETS)} or a Rules instance") from None
+
+
+def check_int(name: str, value: Any, low: int, high: int | None = None) -> int:
+    if not _is_int(value) or value < low or (high is not None and value > high):
+        allowed = f"{low}..{high}" if high is not None else f">= {low}"
+        raise ValueError(f"{name} = {value!r}: expected an int {allowed}")
+    return value
+
+
+def check_players(num_players: Any) -> int:
+    return check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
+
+
+def check_strategy(name: str, spec: Any) -> Strategy:
+    if isinstance(spec, Strategy) or (isinstance(spec, str) and spec in STRATEGIES):
+        return make_strategy(spec)
+    raise ValueError(
+        f"{name} = {spec!r}: expected a strategy name {sorted(STRATEGIES)} or a Strategy instance")
+
+
+def check_strategies(name: str, spec: Any, count: int) -> list[Strategy]:
+    """One strategy for every seat (a name or object), or a sequence of exactly ``count``."""
+    if isinstance(spec, (str, Strategy)):
+        return [check_strategy(name, spec) for _ in range(count)]
+    if isinstance(spec, Sequence) and len(spec) == count:
+        return [check_strategy(f"{name}[{i}]", s) for i, s in enumerate(spec)]
+    raise ValueError(
+        f"{name} = {spec!r}: expected a strategy name {sorted(STRATEGIES)}, a Strategy, or a sequence "
+        f"of {count} of them (one per seat, in seat order)"
+    )
+
+
+def check_penalty(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"illegal_action_penalty = {value!r}: expected a finite number (in base stakes)")
+    return float(value)
+
+
+def check_bool(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} = {value!r}: expected True or False")
+    return value
+
+
+def check_render_mode(value: Any) -> str | None:
+    if value is not None and value not in RENDER_MODES:
+        raise ValueError(f"render_mode = {value!r}: expected None or one of {RENDER_MODES}")
+    return value

@@ -1,0 +1,287 @@
+"""What the punter and banker envs share: a Table, the opponents' loop, rewards from the engine's
+wealth, the one place illegal actions are handled, stacked deals, and a shoe carried between episodes.
+
+The engine decides everything about the game; this layer only chooses whose turn is the agent's,
+turns views into observations and chips into rewards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ..actions import ActionKind, IllegalActionError, LegalMove
+from ..cards import parse_cards
+from ..engine.table import Phase, Table
+from ..engine.view import SeatView, seat_view
+from ..rules import Rules
+from ..strategies import Strategy
+from .action_table import ActionTable
+from .arguments import check_bool, check_int, check_penalty, check_render_mode
+from .encoding import ObservationEncoder
+from .render import render_text
+
+AGENT, AUTO, NEXT_DEAL, OVER = range(4)
+"""What ``_status`` says about the table: the agent decides, a table player decides, start the next
+deal, the episode is over."""
+
+SETTLED_PHASES = (Phase.BANK_DECISION, Phase.DEAL_OVER)
+ACKNOWLEDGE = (LegalMove(ActionKind.STICK),)
+RESET_OPTIONS = ("stacked",)
+
+
+class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
+    """Base class of :class:`ShootPontoonEnv` and :class:`ShootPontoonBankerEnv` (not registered)."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(
+        self,
+        rules: Rules,
+        num_players: int,
+        seat: int,
+        players: list[Strategy],
+        action_table: ActionTable,
+        *,
+        deals_per_episode: int,
+        illegal_action_penalty: float,
+        strict: bool,
+        starting_chips: int,
+        render_mode: str | None,
+    ) -> None:
+        self.rules = rules
+        self.num_players = num_players
+        self.seat = seat
+        self.players = players
+        self.action_table = action_table
+        self.deals_per_episode = check_int("deals_per_episode", deals_per_episode, 1)
+        self.illegal_action_penalty = check_penalty(illegal_action_penalty)
+        self.strict = check_bool("strict", strict)
+        self.starting_chips = check_int("starting_chips", starting_chips, 0)
+        self.render_mode = check_render_mode(render_mode)
+        Table(rules, num_players, rng=np.random.default_rng(0))  # the engine checks the table size
+        self.encoder = ObservationEncoder(rules, num_players, self.starting_chips)
+        self.action_space = spaces.Discrete(len(action_table))
+        self.observation_space = spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
+        self.table: Table | None = None
+        self._rng: np.random.Generator | None = None
+        self._deals = 0
+        self._terminal = False
+        self._stacked_episode = False
+        self._decided = False
+        self._acknowledge = False
+        self._view: SeatView | None = None
+        self._wealth_mark = 0
+        """The agent seat's wealth when rewards were last paid: chips that move while the table
+        players act in reset() reach the first step's reward, so an episode's rewards sum to its
+        net chips."""
+        self._mask = np.zeros(len(action_table), dtype=bool)
+        self._last_message = ""
+
+    # ------------------------------------------------------------------ hooks
+    def _status(self) -> int:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ Gymnasium API
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        stacked = self._stacked_option(options)
+        previous = self.table
+        self.table = Table(self.rules, self.num_players, rng=self._child_rng(),
+                           starting_chips=self.starting_chips, banker=0)
+        self._rng = self._child_rng()
+        if previous is not None and seed is None and stacked is None and not self._stacked_episode:
+            self._carry_shoe(previous, self.table)
+        self._stacked_episode = stacked is not None
+        self._wealth_mark = self.table.wealth(self.seat)
+        self._deals = 0
+        self._terminal = False
+        self._acknowledge = False
+        self._last_message = ""
+        try:
+            self._start_deal(stacked)
+        except ValueError as error:  # a stacked shoe the packs cannot hold
+            self.table = None
+            raise ValueError(f"reset option stacked = {options['stacked']!r}: {error}") from None
+        if self._advance():
+            raise RuntimeError("the episode ended before the agent's first decision")  # the hooks prevent it
+        self._refresh()
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        if self.table is None:
+            raise RuntimeError("call reset() before step()")
+        if self._terminal:
+            raise RuntimeError("the episode is over: call reset() before step()")
+        index = self._index(action)
+        penalty = 0.0
+        illegal = not self._mask[index]
+        if illegal:
+            legal_indices = np.flatnonzero(self._mask)
+            meaning = self.action_table.entries[index].label
+            if self.strict:
+                raise IllegalActionError(
+                    f"index {index} ({meaning})", self._view.legal,
+                    f"legal indices: {self.action_table.describe(legal_indices)}",
+                )
+            self._last_message = (
+                f"illegal action {index} ({meaning}); legal were "
+                f"{self.action_table.describe(legal_indices)}: the hand in play is forfeited and the "
+                "episode ends"
+            )
+            self._forfeit()
+            penalty = self.illegal_action_penalty
+            terminated = True
+        else:
+            self._apply(index)
+            terminated = self._advance()
+        self._terminal = terminated
+        self._refresh()
+        wealth = self.table.wealth(self.seat)
+        reward = (wealth - self._wealth_mark) / self.rules.base_stake - penalty
+        self._wealth_mark = wealth
+        info = self._info()
+        if illegal:
+            info["illegal_action"] = True
+            info["message"] = self._last_message
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), float(np.float32(reward)), terminated, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """Legal action indices now, as booleans (what sb3-contrib's MaskablePPO calls)."""
+        return self._mask.copy()
+
+    def render(self) -> str | None:
+        if self.table is None:
+            raise RuntimeError("call reset() before render()")
+        text = render_text(self)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    # ------------------------------------------------------------------ the table
+    def _child_rng(self) -> np.random.Generator:
+        """A Generator derived from the env's np_random: the only source of randomness."""
+        return np.random.default_rng(int(self.np_random.integers(0, 2**63 - 1)))
+
+    def _start_deal(self, stacked: str | list[int] | None = None) -> None:
+        self.table.start_deal(stacked=stacked)
+        self._deals += 1
+        self._decided = False
+
+    def _advance(self) -> bool:
+        """Let the table players act until the agent decides (False) or the episode ends (True)."""
+        table = self.table
+        while True:
+            status = self._status()
+            if status == AGENT:
+                return False
+            if status == OVER:
+                return True
+            if status == NEXT_DEAL:
+                self._start_deal()
+                continue
+            seat = table.to_act
+            table.apply(self.players[seat].act(seat_view(table, seat), self._rng))
+
+    def _apply(self, index: int) -> None:
+        self._decided = True
+        if self._acknowledge:
+            self._acknowledge = False
+            return
+        self.table.apply(self.action_table.to_action(index, self._view))
+
+    def _forfeit(self) -> None:
+        """An illegal action: the agent's hand in play counts as bust (the engine's forfeit, which
+        conserves chips); the deal is then played to its settlement."""
+        table = self.table
+        if self._acknowledge:
+            self._acknowledge = False
+        else:
+            table.forfeit()
+        while table.phase not in SETTLED_PHASES:
+            seat = table.to_act
+            if seat == self.seat:
+                table.forfeit()
+            else:
+                table.apply(self.players[seat].act(seat_view(table, seat), self._rng))
+
+    @staticmethod
+    def _carry_shoe(previous: Table, table: Table) -> None:
+        """A persistent shoe carries over between episodes (unless reset with a seed), with the count
+        of the cards that left it; the previous deal was settled, so all its cards were shown."""
+        if previous.rules.shoe != "persistent" or previous.phase not in SETTLED_PHASES:
+            return
+        counts = previous.seen_before_deal.copy()
+        for card in [c for h in previous.hands for c in h.cards] + list(previous.banker_cards):
+            counts[card // 4] += 1
+        table.shoe = previous.shoe
+        table.seen_before_deal = counts
+
+    # ------------------------------------------------------------------ observation, mask, info
+    def _agent_view(self) -> SeatView:
+        view = seat_view(self.table, self.seat)
+        return replace(view, legal=ACKNOWLEDGE) if self._acknowledge else view
+
+    def _refresh(self) -> None:
+        """The agent's view and mask after a change; nothing is legal once the episode is over (even
+        where the table would ask the agent's seat, banked by its strategy, about the bank)."""
+        view = self._agent_view()
+        self._view = replace(view, legal=()) if self._terminal and view.legal else view
+        self._mask = self.action_table.mask(self._view)
+
+    def _observation(self) -> np.ndarray:
+        deals_left = (self.deals_per_episode - self._deals) / self.deals_per_episode
+        return self.encoder.encode(self._view, deals_left)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask.copy(), "illegal_action": False, "deal": self._deals}
+
+    def _index(self, action: Any) -> int:
+        """The index of an action of the space; anything outside the space is an error (not a
+        forfeit: it is not an action at all)."""
+        value = action.item() if isinstance(action, np.ndarray) and action.size == 1 else action
+        if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) and (
+            0 <= value < self.action_space.n
+        ):
+            return int(value)
+        raise ValueError(f"action {action!r} is not in the action space Discrete({self.action_space.n})")
+
+    def _stacked_option(self, options: dict[str, Any] | None) -> str | list[int] | None:
+        if not options:
+            return None
+        unknown = sorted(set(options) - set(RESET_OPTIONS))
+        if unknown:
+            raise ValueError(f"reset options {unknown}: expected only {list(RESET_OPTIONS)}")
+        stacked = options.get("stacked")
+        if stacked is None:
+            return None
+        try:
+            return parse_cards(stacked) if isinstance(stacked, str) else [
+                parse_cards([c])[0] if isinstance(c, str) else int(c) for c in stacked]
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"reset option stacked = {stacked!r}: expected card codes such as "
+                             f"'AS TD 9C' or a list of card ints ({error})") from None
+
+    # ------------------------------------------------------------------ for tests and agents
+    @property
+    def view(self) -> SeatView:
+        """The agent seat's current :class:`SeatView` (what the observation encodes)."""
+        if self._view is None:
+            raise RuntimeError("call reset() first")
+        return self._view
+
+    @property
+    def deals_played(self) -> int:
+        """Deals started in this episode."""
+        return self._deals

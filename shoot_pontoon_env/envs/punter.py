@@ -1,0 +1,135 @@
+"""``ShootPontoon-v0``: the agent holds one punter seat among rule-based table players."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..engine.table import Phase
+from ..rules import Rules
+from ..strategies import Strategy
+from .action_table import punter_action_table
+from .arguments import check_int, check_players, check_rules, check_strategies, check_strategy
+from .base import AGENT, AUTO, NEXT_DEAL, OVER, SETTLED_PHASES, PontoonSeatEnv
+
+
+class ShootPontoonEnv(PontoonSeatEnv):
+    """The punter's seat at a Shoot Pontoon table (or a casino Pontoon table, by ``rules``).
+
+    ## Description
+    British Shoot Pontoon (seed 000): punters stake against a banker who also keeps the Shoot, a
+    kitty that punters bet against on the side. The agent sits at seat ``seat`` (seats are numbered
+    clockwise; seat 0 holds the first bank, so seat 1 plays first). The banker and the other punters
+    are rule-based players from :mod:`shoot_pontoon_env.strategies`. The agent makes every decision
+    of its seat: its main stake(s), its Shoot bet at every betting point the rules have, and stick,
+    twist, buy, split or Double Stakes for each of its hands; split hands are played one after the
+    other. Every decision is the agent's, even one with a single legal action.
+
+    ## Action Space
+    ``Discrete(n)`` with this fixed order (``S``, ``B``, ``Y`` the numbers of stake, Shoot bet and buy
+    levels; defaults for ``rules="shoot"``: n = 15):
+
+    | index | meaning |
+    |---|---|
+    | 0 | no further box (only with ``rules.max_boxes`` > 1, after a first box) |
+    | 1 .. S | stake ``stake_levels[k]`` chips |
+    | S+1 | no Shoot bet |
+    | S+2 .. S+1+B | Shoot bet ``shoot_bet_levels[k]`` chips (masked by the Shoot's remaining room) |
+    | S+B+2 | stick |
+    | S+B+3 | twist |
+    | S+B+4 .. S+B+3+Y | buy ``buy_levels[k]`` x the hand's original stake (rounded half up) |
+    | S+B+Y+4 | split |
+    | S+B+Y+5 | Double Stakes |
+
+    ``env.unwrapped.action_table.labels`` lists the meanings; ``info["action_mask"]`` and
+    :meth:`action_masks` say which are legal now.
+
+    ## Observation Space
+    ``Box(float32)`` of :func:`shoot_pontoon_env.envs.encoding.observation_size` values: the encoded
+    SeatView of the agent's seat (see :mod:`shoot_pontoon_env.envs.encoding` and
+    ``docs/ENVIRONMENTS.md`` for the index table). Hidden cards never appear; the count of cards
+    seen since the last shuffle is included for persistent shoes.
+
+    ## Rewards
+    The change of the agent seat's chips (``Table.wealth``: balance plus chips on the table, plus Shoot
+    and reserve while it holds the bank) since the previous step, divided by ``rules.base_stake``, as
+    a Python float holding a float32 value; an episode's rewards add up to the seat's net chips.
+    Stakes placed are not a loss until settled; a bust pays at once. An illegal action subtracts
+    ``illegal_action_penalty`` as well.
+
+    ## Starting State
+    A fresh table: seat 0 banks and has posted a new Shoot, every seat holds ``starting_chips`` (less
+    the Shoot for the banker). The first deal is shuffled and the agent is asked for its stake. A
+    persistent shoe (``rules.shoe="persistent"``) carries over from the previous episode, with its
+    count, unless ``reset`` gets a seed. ``reset(options={"stacked": "AS TD 9C ..."})`` deals the first
+    deal from those cards (dealing order: each punter hand from the banker's left, then the banker;
+    twice; then draws in playing order).
+
+    ## Episode End
+    Terminated when the ``deals_per_episode``-th deal is settled (before the banker's decision about
+    the bank that would follow it), or at once after an illegal action. Never truncated. With several
+    deals the Shoot carries over and bank turnover and sales happen; when the bank reaches the agent's
+    seat, that seat banks by ``agent_banker`` (a rule-based strategy) and those deals count towards
+    the episode, their chips arriving in the reward of the step that plays them.
+
+    ## Arguments
+    - ``rules``: a preset name (``"shoot"``, ``"casino"``, ``"playtech"``) or a :class:`Rules`.
+    - ``num_players``: seats at the table, 2..10 (the banker included). Default 4.
+    - ``seat``: the agent's seat, 1..num_players-1. Default 1 (first to play).
+    - ``banker``: the banker's strategy (name or object). Default ``"stand17"``.
+    - ``punters``: the other punters' strategy, or one per other punter seat in seat order.
+      Default ``"tips"`` (the seed's Tips and Strategy).
+    - ``stake_levels``: main stakes in chips (default 1, 2 and 5 base stakes within the limits).
+    - ``shoot_bet_levels``: Shoot bets in chips (default 1, 2 and 5 base stakes; none without Shoot).
+    - ``buy_levels``: buys as multiples of the original stake (default the rules' minimum, midpoint
+      and maximum).
+    - ``deals_per_episode``: deals in one episode (default 1).
+    - ``agent_banker``: the strategy of the agent's seat while it holds the bank. Default ``"stand17"``.
+    - ``illegal_action_penalty``: base stakes subtracted after an illegal action (default 1.0).
+    - ``strict``: raise :class:`IllegalActionError` on an illegal action instead (state unchanged).
+    - ``starting_chips``: each seat's chips at the start (default 1000).
+    - ``render_mode``: ``None``, ``"ansi"`` (render returns text) or ``"human"`` (prints it).
+
+    ## Version History
+    - v0: initial version.
+    """
+
+    def __init__(
+        self,
+        rules: str | Rules = "shoot",
+        num_players: int = 4,
+        seat: int = 1,
+        banker: str | Strategy = "stand17",
+        punters: str | Strategy | Sequence[str | Strategy] = "tips",
+        stake_levels: Sequence[int] | None = None,
+        shoot_bet_levels: Sequence[int] | None = None,
+        buy_levels: Sequence[float] | None = None,
+        deals_per_episode: int = 1,
+        agent_banker: str | Strategy = "stand17",
+        illegal_action_penalty: float = 1.0,
+        strict: bool = False,
+        starting_chips: int = 1000,
+        render_mode: str | None = None,
+    ) -> None:
+        rules = check_rules(rules)
+        num_players = check_players(num_players)
+        seat = check_int("seat", seat, 1, num_players - 1)
+        others = check_strategies("punters", punters, num_players - 2)
+        players = [check_strategy("banker", banker)]
+        for s in range(1, num_players):
+            players.append(check_strategy("agent_banker", agent_banker) if s == seat else others.pop(0))
+        super().__init__(
+            rules, num_players, seat, players,
+            punter_action_table(rules, stake_levels, shoot_bet_levels, buy_levels),
+            deals_per_episode=deals_per_episode, illegal_action_penalty=illegal_action_penalty,
+            strict=strict, starting_chips=starting_chips, render_mode=render_mode,
+        )
+
+    def _status(self) -> int:
+        table = self.table
+        if table.phase in SETTLED_PHASES:
+            if self._deals >= self.deals_per_episode:
+                return OVER
+            return NEXT_DEAL if table.phase == Phase.DEAL_OVER else AUTO
+        if table.to_act == self.seat and table.banker != self.seat:
+            return AGENT
+        return AUTO

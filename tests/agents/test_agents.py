@@ -1,0 +1,103 @@
+"""The agents library: one interface, legal actions in every preset, shared strategies, trained models."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import shoot_pontoon_env.envs  # noqa: F401
+from agents import RandomAgent, StrategyAgent, agent_names, make_agent
+from agents.as_player import AgentPlayer
+from agents.base import EnvContext
+from shoot_pontoon_env.engine.view import seat_view
+from shoot_pontoon_env.strategies import STRATEGIES
+
+PUNTER_ENVS = [("ShootPontoon-v0", {}), ("ShootPontoon-Casino-v0", {"num_players": 2}),
+               ("ShootPontoon-Playtech-v0", {"num_players": 2})]
+
+
+def play(env, agent, episodes, seed=0):
+    agent.bind(env)
+    total = 0.0
+    for i in range(episodes):
+        obs, info = env.reset(seed=seed + i)
+        rng = np.random.default_rng(seed + i)
+        done = False
+        while not done:
+            action = agent.act(obs, info["action_mask"], rng)
+            assert info["action_mask"][action]
+            obs, reward, terminated, truncated, info = env.step(action)
+            assert not info["illegal_action"]
+            total += reward
+            done = terminated or truncated
+    return total
+
+
+@pytest.mark.parametrize(("env_id", "kwargs"), PUNTER_ENVS)
+@pytest.mark.parametrize("name", ["random", "tips", "threshold", "threshold16", "stand17"])
+def test_rule_based_and_random_agents_only_take_legal_actions(env_id, kwargs, name):
+    env = gym.make(env_id, **kwargs)
+    play(env, make_agent(name, env), episodes=30)
+
+
+def test_banker_seat_agents():
+    env = gym.make("ShootPontoonBanker-v0")
+    for name in ("random", "stand17", "shoot_aware", "dealer"):
+        play(env, make_agent(name, env), episodes=20)
+
+
+def test_a_strategy_agent_acts_exactly_like_the_table_player_it_wraps():
+    """The agent decodes the observation; the table player reads the engine's view: same choices."""
+    env = gym.make("ShootPontoon-v0", rules="shoot")
+    base = env.unwrapped
+    for name in sorted(set(STRATEGIES) - {"random"}):
+        agent = StrategyAgent(name).bind(env)
+        for i in range(40):
+            obs, info = env.reset(seed=i)
+            done = False
+            while not done:
+                rng_a, rng_b = np.random.default_rng(i), np.random.default_rng(i)
+                index = agent.act(obs, info["action_mask"], rng_a)
+                view = seat_view(base.table, base.seat)
+                expected = base.action_table.to_index(agent.strategy.act(view, rng_b), view)
+                assert index == expected
+                obs, _, terminated, truncated, info = env.step(index)
+                done = terminated or truncated
+
+
+def test_random_agent_uses_only_its_generator():
+    mask = np.array([False, True, True, False, True])
+    picks = [RandomAgent().act(np.zeros(3), mask, np.random.default_rng(7)) for _ in range(5)]
+    assert len(set(picks)) == 1 and mask[picks[0]]
+
+
+def test_unknown_agent_names_are_refused_with_the_choices():
+    env = gym.make("ShootPontoon-v0")
+    with pytest.raises(ValueError, match=r"unknown agent 'genius'.*random"):
+        make_agent("genius", env)
+    assert "optimal" in agent_names() and "basic" in agent_names()
+
+
+def test_an_agent_can_sit_at_the_table_as_an_opponent():
+    """The adapter lets any agent (here a random one) bank for the punter env's table."""
+    banker_env = gym.make("ShootPontoonBanker-v0")
+    banker_env.reset(seed=0)
+    player = AgentPlayer(RandomAgent(), EnvContext.of(banker_env))
+    env = gym.make("ShootPontoon-v0", banker=player)
+    total = play(env, make_agent("tips", env), episodes=30)
+    assert np.isfinite(total)
+
+
+def test_a_saved_model_reloads_and_acts_identically(tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    from agents.trained import TrainedAgent
+
+    env = gym.make("ShootPontoon-Playtech-v0", num_players=2)
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, seed=0, device="cpu")
+    model.learn(128)
+    model.save(tmp_path / "model.zip")
+    agent = TrainedAgent(tmp_path / "model.zip").bind(env)
+    for i in range(20):
+        obs, info = env.reset(seed=i)
+        expected, _ = model.predict(obs, action_masks=info["action_mask"], deterministic=True)
+        assert agent.act(obs, info["action_mask"], np.random.default_rng(0)) == int(expected)

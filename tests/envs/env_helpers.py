@@ -1,0 +1,60 @@
+"""Shared helpers of the env tests (a unique module name: tests/ has no packages)."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+
+import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
+from shoot_pontoon_env.actions import ActionKind
+from shoot_pontoon_env.rules import PRESETS
+
+# Every registered id with every preset it accepts: (id, make kwargs).
+CONFIGS = [
+    ("ShootPontoon-v0", {"rules": name}) for name in PRESETS
+] + [
+    ("ShootPontoonBanker-v0", {"rules": name}) for name in PRESETS if PRESETS[name].banker_play == "free"
+] + [("ShootPontoon-Casino-v0", {}), ("ShootPontoon-Playtech-v0", {})]
+
+
+def config_id(config: tuple[str, dict]) -> str:
+    env_id, kwargs = config
+    parts = [v.name if k == "rules" and not isinstance(v, str) else v if k == "rules" else f"{k}={v}"
+             for k, v in kwargs.items()]
+    return "-".join([env_id, *map(str, parts)]).replace(" ", "")
+
+
+def make(env_id: str = "ShootPontoon-v0", **kwargs):
+    """The raw env (no wrappers), with its spec set by gym.make."""
+    return gym.make(env_id, **kwargs).unwrapped
+
+
+def index(env, kind: ActionKind, amount: int = 0) -> int:
+    return env.action_table.index_of(kind, amount)
+
+
+def buy_index(env, multiple: float) -> int:
+    return next(i for i, e in enumerate(env.action_table.entries)
+                if e.kind == ActionKind.BUY and e.multiple == multiple)
+
+
+def random_masked_episode(env, rng: np.random.Generator, seed: int | None = None) -> tuple[float, int]:
+    """Play one episode with uniformly random legal actions, checking after every step that chips
+    are conserved; the rewards must add up to the seat's net chips. Returns (reward sum, steps)."""
+    obs, info = env.reset(seed=seed)
+    total_chips = env.table.total_chips
+    reward_sum, steps, terminated = 0.0, 0, False
+    while not terminated:
+        assert obs in env.observation_space
+        legal = np.flatnonzero(info["action_mask"])
+        assert legal.size > 0 and np.array_equal(info["action_mask"], env.action_masks())
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        assert not truncated and isinstance(reward, float) and not info["illegal_action"]
+        assert env.table.total_chips == total_chips, "chips not conserved"
+        assert env.table.shoot >= 0
+        reward_sum += reward
+        steps += 1
+    net = env.table.net_position(env.seat) / env.rules.base_stake
+    assert abs(reward_sum - net) < 1e-3 * max(1.0, abs(net))
+    assert not info["action_mask"].any() and not env.action_masks().any()
+    return reward_sum, steps

@@ -1,0 +1,61 @@
+"""Every training configuration runs end to end in a subprocess with a tiny budget."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from train.config import TrainConfig, load_config
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIGS = sorted((ROOT / "train" / "configs").glob("*.yml"))
+TINY = ["total_timesteps=256", "n_envs=2", "n_steps=64", "batch_size=64", "n_epochs=1", "eval_freq=128",
+        "eval_episodes=4", "checkpoint_freq=128", "progress_bar=false"]
+
+
+def test_there_is_a_config_per_preset_and_seat():
+    assert {c.stem for c in CONFIGS} == {"playtech_punter", "casino_punter", "shoot_punter", "shoot_banker"}
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda p: p.stem)
+def test_training_smoke_run(config, tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "train", "--config", str(config), "--set", *TINY, f"log_dir={tmp_path}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    run = tmp_path / f"{config.stem}-seed0"
+    assert (run / "model.zip").exists() and (run / "checkpoints").is_dir()
+    assert (run / "eval" / "evaluations.npz").exists()
+    saved = yaml.safe_load((run / "config.yaml").read_text())
+    assert saved["total_timesteps"] == 256 and saved["env_id"] == yaml.safe_load(config.read_text())["env_id"]
+    versions = json.loads((run / "versions.json").read_text())
+    assert {"gymnasium", "torch", "stable-baselines3", "sb3-contrib", "shoot-pontoon-env"} <= set(versions)
+
+
+def test_resume_continues_a_checkpoint(tmp_path):
+    config = ROOT / "train" / "configs" / "playtech_punter.yml"
+    base = [sys.executable, "-m", "train", "--config", str(config), "--set", *TINY, f"log_dir={tmp_path}"]
+    subprocess.run(base, cwd=ROOT, check=True, capture_output=True, timeout=300)
+    checkpoint = tmp_path / "playtech_punter-seed0" / "checkpoints" / "model_256_steps.zip"
+    assert checkpoint.exists()
+    result = subprocess.run(base + ["--resume", str(checkpoint)], cwd=ROOT, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    from sb3_contrib import MaskablePPO
+
+    assert MaskablePPO.load(tmp_path / "playtech_punter-seed0" / "model.zip").num_timesteps >= 512
+
+
+def test_config_overrides_and_errors(tmp_path):
+    config = load_config(ROOT / "train" / "configs" / "shoot_banker.yml", ["n_envs=2", "env_kwargs.num_players=3",
+                                                                           "net_arch=[32,32]"])
+    assert config.n_envs == 2 and config.env_kwargs["num_players"] == 3 and config.net_arch == [32, 32]
+    assert config.run_name == "shoot_banker-seed0" and isinstance(config, TrainConfig)
+    with pytest.raises(ValueError, match=r"unknown config field\(s\) \['n_env'\]"):
+        load_config(None, ["n_env=2"])
+    with pytest.raises(ValueError, match=r"algo = 'dqn': expected one of"):
+        load_config(None, ["algo=dqn"])

@@ -1,0 +1,124 @@
+"""One training run: vectorized envs, the model, callbacks, and the saved result with its provenance."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import platform
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import yaml
+from stable_baselines3 import PPO
+from stable_baselines3.common.base_class import BaseAlgorithm
+from stable_baselines3.common.callbacks import CallbackList, CheckpointCallback, EvalCallback
+from stable_baselines3.common.monitor import Monitor
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
+from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
+
+import shoot_pontoon_env.envs  # noqa: F401  (registers the ids even without the entry point)
+
+from .config import TrainConfig
+
+PACKAGES = ("shoot-pontoon-env", "gymnasium", "numpy", "torch", "stable-baselines3", "sb3-contrib")
+MODEL_FILE = "model.zip"
+CONFIG_FILE = "config.yaml"
+VERSIONS_FILE = "versions.json"
+
+
+def env_kwargs_for(config: TrainConfig, index: int) -> dict[str, Any]:
+    """The env arguments of vectorized env ``index``: the config's, with its share of the opponents."""
+    kwargs = dict(config.env_kwargs)
+    if config.opponents:
+        kwargs[config.opponent_argument] = config.opponents[index % len(config.opponents)]
+    return kwargs
+
+
+def make_env_fn(config: TrainConfig, index: int, monitor_dir: Path | None = None) -> Callable[[], gym.Env]:
+    def build() -> gym.Env:
+        env = gym.make(config.env_id, **env_kwargs_for(config, index))
+        filename = str(monitor_dir / f"env{index}") if monitor_dir is not None else None
+        return Monitor(env, filename=filename)
+
+    return build
+
+
+def make_vec_env(config: TrainConfig, monitor_dir: Path | None = None, count: int | None = None,
+                 seed: int | None = None) -> VecEnv:
+    fns = [make_env_fn(config, i, monitor_dir) for i in range(count or config.n_envs)]
+    vec: VecEnv = SubprocVecEnv(fns) if config.vec_env == "subproc" and len(fns) > 1 else DummyVecEnv(fns)
+    vec.seed(config.seed if seed is None else seed)
+    return vec
+
+
+def algorithm_class(config: TrainConfig) -> type[BaseAlgorithm]:
+    return MaskablePPO if config.algo == "maskable_ppo" else PPO
+
+
+def build_model(config: TrainConfig, env: VecEnv) -> BaseAlgorithm:
+    return algorithm_class(config)(
+        "MlpPolicy", env, learning_rate=config.learning_rate, n_steps=config.n_steps,
+        batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
+        gae_lambda=config.gae_lambda, ent_coef=config.ent_coef, clip_range=config.clip_range,
+        vf_coef=config.vf_coef, policy_kwargs={"net_arch": list(config.net_arch)},
+        tensorboard_log=str(config.run_dir / "tensorboard"), seed=config.seed, device=config.device, verbose=0,
+    )
+
+
+def package_versions() -> dict[str, str]:
+    versions = {"python": sys.version.split()[0], "platform": platform.platform()}
+    for name in PACKAGES:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+def callbacks(config: TrainConfig) -> CallbackList:
+    items = []
+    if config.checkpoint_freq:
+        items.append(CheckpointCallback(max(config.checkpoint_freq // config.n_envs, 1),
+                                        str(config.run_dir / "checkpoints"), name_prefix="model"))
+    if config.eval_freq:
+        eval_env = make_vec_env(config, count=1, seed=config.seed + 10_000)
+        cls = MaskableEvalCallback if config.algo == "maskable_ppo" else EvalCallback
+        items.append(cls(eval_env, n_eval_episodes=config.eval_episodes,
+                         eval_freq=max(config.eval_freq // config.n_envs, 1),
+                         log_path=str(config.run_dir / "eval"), best_model_save_path=str(config.run_dir / "best"),
+                         deterministic=True, verbose=0))
+    return CallbackList(items)
+
+
+def save_run(model: BaseAlgorithm, config: TrainConfig) -> Path:
+    """The final model beside its configuration and the exact package versions."""
+    run_dir = config.run_dir
+    run_dir.mkdir(parents=True, exist_ok=True)
+    model.save(run_dir / MODEL_FILE)
+    (run_dir / CONFIG_FILE).write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
+    (run_dir / VERSIONS_FILE).write_text(json.dumps(package_versions(), indent=2) + "\n")
+    return run_dir / MODEL_FILE
+
+
+def train(config: TrainConfig, resume: str | Path | None = None) -> Path:
+    """Train (or continue a checkpoint) and return the saved model's path."""
+    import torch
+
+    torch.set_num_threads(config.torch_threads)
+    config.run_dir.mkdir(parents=True, exist_ok=True)
+    env = make_vec_env(config, monitor_dir=config.run_dir / "monitor")
+    if resume is not None:
+        model = algorithm_class(config).load(resume, env=env, device=config.device)
+        model.tensorboard_log = str(config.run_dir / "tensorboard")
+    else:
+        model = build_model(config, env)
+    model.learn(total_timesteps=config.total_timesteps, callback=callbacks(config),
+                progress_bar=config.progress_bar, reset_num_timesteps=resume is None,
+                tb_log_name="tb")
+    path = save_run(model, config)
+    env.close()
+    return path
