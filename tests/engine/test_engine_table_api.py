@@ -115,3 +115,26 @@ def test_pickle_and_deepcopy_continue_identically():
             play_deal(t, players, r)
         results.append((t.balances, t.shoot, t.banker, t.events))
     assert results[0] == results[1] == results[2]
+
+
+def test_cards_put_back_by_a_mid_deal_restock_leave_the_count():
+    """With ten seats on one pack the stock can run dry mid-deal: cards of settled hands go back into
+    it, so no seat may count them as seen any more."""
+    from shoot_pontoon_env.engine.view import seat_view
+    from shoot_pontoon_env.rules import SHOOT as SHOOT_RULES
+    from shoot_pontoon_env.strategies import StandOnBanker
+
+    table = Table(SHOOT_RULES.replace(shoe="persistent"), 10, rng=np.random.default_rng(0))
+    players = [StandOnBanker()] + [RandomPlayer()] * 9
+    rng = np.random.default_rng(0)
+    restocks = 0
+    for _ in range(40):
+        table.start_deal()
+        while table.to_act is not None:
+            seat = table.to_act
+            table.apply(players[seat].act(seat_view(table, seat), rng))
+            if any(e.kind == EventKind.SHUFFLE and e.note == "restock" for e in table.events):
+                restocks += 1
+            stock = np.bincount(table.shoe.order[table.shoe.position:] // 4, minlength=13)
+            assert np.all(seat_view(table, 0).seen_counts + stock <= 4)
+    assert restocks > 0
