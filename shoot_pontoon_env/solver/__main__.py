@@ -1,0 +1,164 @@
+"""``python -m shoot_pontoon_env.solver --rules PRESET [--decks N] [--json]``
+
+Prints the punter's expected return per unit of initial stake (finite shoe and infinite deck),
+the optimal strategy table and the time taken; ``--json`` prints one JSON object instead.
+``--shoot-ratio R`` adds the Shoot bet analysis for an allowance of R original stakes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+from ..rules import PRESETS, SHOOT_BET_POINTS, get_rules
+from ..strategies import StandOnBanker
+from .shoot import ShootAnalysis
+from .solve import Solution, solve
+from .space import LEVELS
+from .table import UP_NAMES, cell_actions, flag_name, hand_weights, reachable_flags, strategy_table
+
+
+def _strategy_json(sol: Solution) -> dict[str, Any]:
+    reach = reachable_flags(sol)
+    out: dict[str, Any] = {}
+    for up in sol.up_probs:
+        ctx = sol.context(up, None)
+        label = "hidden" if up is None else f"up {UP_NAMES[up]}"
+        by_flag: dict[str, dict[str, str]] = {}
+        for k in range(2, 5):
+            for f in sorted(reach[k - 1]):
+                cells = cell_actions(sol, sol.closed, ctx, k, f)
+                row = by_flag.setdefault(flag_name(sol, f), {})
+                for (soft, total), act in sorted(cells.items()):
+                    row[f"{k} cards {'soft' if soft else 'hard'} {total}"] = act
+        pairs = {}
+        for pair in range(10):
+            plan = sol.splits.get((up, pair))
+            pairs[UP_NAMES[pair] * 2] = "play" if plan is None or not plan.split else (
+                "split and resplit" if plan.resplit else "split")
+        out[label] = {"play": by_flag, "pairs": pairs}
+    return out
+
+
+def _shoot_summary(sol: Solution) -> dict[str, Any]:
+    shoot = sol.shoot
+    assert isinstance(shoot, ShootAnalysis)
+    ups = list(sol.up_probs)
+    second = {
+        ("" if up is None else f"up {UP_NAMES[up]}, ") + f"first {UP_NAMES[c1]}": {
+            "value_per_chip": round(shoot.value_second[(up, c1)], 6), "bet": shoot.bet_second[(up, c1)]}
+        for up in ups for c1 in range(10)
+    }
+    fourth: dict[str, dict[str, Any]] = {}
+    lv = LEVELS[2]
+    reach = reachable_flags(sol)[2]
+    for up in ups:
+        ctx = sol.context(up, None)
+        no_bp = sol.static.no_pontoon[2][ctx]
+        weights = hand_weights(sol, 2, ctx) * no_bp
+        for f in sorted(reach):
+            cells: dict[tuple[bool, int], list[float]] = {}
+            for i in range(lv.n):
+                if sol.static.auto_stand[2][ctx, i] or weights[i] <= 0:
+                    continue
+                key = (bool(lv.soft[i]), int(lv.total[i]))
+                acc = cells.setdefault(key, [0.0, 0.0, 0.0])
+                acc[0] += weights[i]
+                acc[1] += weights[i] * shoot.value_fourth[ctx, i, f]
+                acc[2] += weights[i] * bool(shoot.bet_fourth[ctx, i, f])
+            name = ("" if up is None else f"up {UP_NAMES[up]}, ") + flag_name(sol, f)
+            fourth[name] = {
+                f"{'soft' if s else 'hard'} {t}": {"value_per_chip": round(a[1] / a[0], 6),
+                                                    "bet_share": round(a[2] / a[0], 3)}
+                for (s, t), a in sorted(cells.items())
+            }
+    return {
+        "ratio": shoot.ratio, "points": list(shoot.points),
+        "expected_return": shoot.expected_return, "stake_part": shoot.stake_part,
+        "shoot_part": shoot.shoot_part,
+        "before_deal": {"value_per_chip": shoot.value_deal, "bet": shoot.bet_deal},
+        "before_second_card": second, "before_fourth_card": fourth,
+    }
+
+
+def _shoot_text(summary: dict[str, Any]) -> str:
+    lines = [f"Shoot bets: allowance {summary['ratio']:g} original stakes, points {', '.join(summary['points'])}",
+             ("  value per chip = P(win) - P(lose) of the hand, played best with the bet riding;"
+              " 'BET' = the optimal policy bets the whole allowance there"),
+             (f"  before the deal: {summary['before_deal']['value_per_chip']:+.4f}"
+              f" {'BET' if summary['before_deal']['bet'] else 'no bet'}"),
+             "  before the second card, by the first card:"]
+    lines += [f"    {k:<22} {v['value_per_chip']:+.4f} {'BET' if v['bet'] else ''}"
+              for k, v in summary["before_second_card"].items()]
+    lines.append("  before the fourth card, three-card hands (mean over the hands of that total, weighted by "
+                 "their chance; BET <share> when only that share of them is bet on), given no banker Pontoon:")
+    for name, cells in summary["before_fourth_card"].items():
+        lines.append(f"    {name}:")
+        items = [f"{k:>7} {v['value_per_chip']:+.3f}"
+                 + (f" BET{'' if v['bet_share'] == 1 else ' ' + str(v['bet_share'])}" if v["bet_share"] else "")
+                 for k, v in cells.items()]
+        for at in range(0, len(items), 6):
+            lines.append("      " + "  ".join(f"{item:<20}" for item in items[at:at + 6]).rstrip())
+    lines.append(f"  expected return with the optimal Shoot policy: {summary['expected_return']:+.6f} per unit "
+                 f"stake (stake {summary['stake_part']:+.6f}, Shoot {summary['shoot_part']:+.6f})")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m shoot_pontoon_env.solver", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rules", default="shoot", choices=sorted(PRESETS))
+    parser.add_argument("--decks", type=int, default=None, help="decks in the shoe (default: the preset's)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--banker-stands-on", type=int, default=17,
+                        help="free banker (Shoot preset): StandOnBanker threshold (default 17)")
+    parser.add_argument("--shoot-ratio", type=float, default=None,
+                        help="analyse Shoot bets of this many original stakes (Shoot rules only)")
+    parser.add_argument("--shoot-points", default=",".join(SHOOT_BET_POINTS),
+                        help="betting points for the Shoot analysis (default: all three)")
+    args = parser.parse_args(argv)
+    rules = get_rules(args.rules)
+    if args.decks is not None:
+        rules = rules.replace(num_decks=args.decks)
+    ratio = args.shoot_ratio
+    if ratio is not None:
+        if not rules.shoot:
+            parser.error(f"--shoot-ratio: rules {rules.name!r} have no Shoot")
+        rules = rules.replace(shoot_bet_points=tuple(p for p in args.shoot_points.split(",") if p))
+    banker = StandOnBanker(args.banker_stands_on)
+    start = time.perf_counter()
+    sol = solve(rules, banker=banker, shoot_ratio=ratio)
+    inf = solve(rules, banker=banker, infinite=True)
+    total_seconds = time.perf_counter() - start
+    if args.json:
+        out: dict[str, Any] = {
+            "rules": rules.name, "num_decks": rules.num_decks, "banker": sol.banker,
+            "expected_return": sol.expected_return, "infinite_deck_return": inf.expected_return,
+            "seconds": sol.seconds, "infinite_seconds": inf.seconds, "total_seconds": total_seconds,
+            "assumptions": sol.notes, "strategy": _strategy_json(sol),
+        }
+        if ratio is not None:
+            out["shoot"] = _shoot_summary(sol)
+        json.dump(out, sys.stdout, default=lambda o: o.item() if isinstance(o, np.generic) else str(o))
+        print()
+        return 0
+    print(f"Rules {rules.name!r}: {rules.num_decks} deck(s), banker {sol.banker}")
+    print(f"Expected return per unit of initial stake: {sol.expected_return:+.6f} "
+          f"(infinite deck {inf.expected_return:+.6f})")
+    print(f"Solved in {sol.seconds:.2f} s (infinite deck {inf.seconds:.2f} s)")
+    print("Assumptions: " + "; ".join(sol.notes))
+    print("Strategy (S stick, T twist, B<n> buy n stakes, D double, * = depends on the cards):")
+    print(strategy_table(sol))
+    if ratio is not None:
+        print(_shoot_text(_shoot_summary(sol)))
+    print(f"Time taken: {total_seconds:.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

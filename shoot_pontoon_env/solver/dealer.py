@@ -1,0 +1,213 @@
+"""The banker's final hand: its drawing rule and the chance of each outcome given the removed cards.
+
+The banker draws only on its own cards (a casino dealer's fixed rule, or a fixed strategy for the
+free banker of the home game, which never looks at the punters' hands). Every banker line of play
+is an ordered card sequence; its chance depends only on its multiset, so the sequences are grouped
+by multiset once, and the outcome chances for thousands of removed-card compositions are one
+matrix product in log space.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+
+import numpy as np
+
+from ..actions import Action, ActionKind, LegalMove
+from ..engine.table import Phase
+from ..engine.view import SeatView
+from ..rules import Rules
+from ..strategies import DealerRulesBanker, StandOnBanker, Strategy
+from .deck import Deck
+from .space import ACE, MAX_CARDS, NUM_VALUES, TEN
+
+# Outcome indices (banker) and hand-class indices (punter) share one numbering.
+BUST = 0
+"""1..20: a plain total of that many points."""
+TWENTY_ONE = 21
+FIVE_CARD_TRICK = 22
+PONTOON = 23
+NUM_OUTCOMES = 24
+
+
+def _best(values: tuple[int, ...]) -> tuple[int, bool, int]:
+    hard = sum(v + 1 for v in values)
+    soft = ACE in values and hard + 10 <= 21
+    return (hard + 10 if soft else hard), soft, hard
+
+
+def banker_outcome(values: tuple[int, ...], rules: Rules) -> int:
+    """Outcome index of a finished banker hand (value indices), as ``settlement.banker_rank``."""
+    total, _, _ = _best(values)
+    if total > 21:
+        return BUST
+    if len(values) == 2 and sorted(values) == [ACE, TEN]:
+        return PONTOON
+    if rules.banker_five_card_trick and len(values) >= MAX_CARDS:
+        return FIVE_CARD_TRICK
+    return TWENTY_ONE if total == 21 else total
+
+
+def _card_of_value(value_index: int) -> int:
+    """A card int of the given value (suit clubs; ten-value as the ten)."""
+    return value_index * 4
+
+
+@dataclass
+class BankerRule:
+    """When the banker draws, as a function of its own cards only (value indices)."""
+
+    draws: Callable[[tuple[int, ...]], bool]
+    name: str
+    _cache: dict[tuple[int, ...], bool] = field(default_factory=dict, repr=False)
+
+    def wants_card(self, values: tuple[int, ...]) -> bool:
+        key = tuple(sorted(values))
+        if key not in self._cache:
+            self._cache[key] = bool(self.draws(key))
+        return self._cache[key]
+
+
+def engine_done(values: tuple[int, ...], rules: Rules) -> bool:
+    """The engine stops the banker without asking: bust, five cards, or (free banker) 21 when
+    drawing on 21 is not allowed; the casino dealer's fixed rule is in :func:`dealer_rule`."""
+    total, soft, _ = _best(values)
+    if total > 21 or len(values) >= MAX_CARDS:
+        return True
+    if rules.banker_play == "dealer":
+        if total > rules.dealer_stands_on:
+            return True
+        if total == rules.dealer_stands_on:
+            return not (soft and rules.dealer_hits_soft_17 and total == 17)
+        return False
+    return total == 21 and not rules.draw_on_21
+
+
+def dealer_rule(rules: Rules) -> BankerRule:
+    """The casino dealer: every hand the engine does not stop draws."""
+    return BankerRule(lambda values: True, f"dealer (stands on {rules.dealer_stands_on}, "
+                      f"{'hits' if rules.dealer_hits_soft_17 else 'stands on'} soft 17)")
+
+
+def _banker_view(rules: Rules, cards: tuple[int, ...], legal: tuple[LegalMove, ...]) -> SeatView:
+    """A banker's view showing only its own cards, at a two-seat table with the banker in seat 0.
+    Built from the SeatView fields that exist, so that fields added later with a default (or
+    listed here) do not break it."""
+    known = {
+        "seat": 0, "is_banker": True, "banker": 0, "rules": rules, "phase": Phase.BANKER, "legal": legal,
+        "shoot": 0, "shoot_capacity": 0, "reserve": 0, "shoot_bet_point": None, "current": None,
+        "hands": (), "banker_cards": cards, "banker_hidden": 0,
+        "seen_counts": np.zeros(13, dtype=np.int64), "shoe_size": 52 * rules.num_decks, "balance": 0,
+        "num_players": 2,
+    }
+    names = {f.name for f in fields(SeatView)}
+    return SeatView(**{k: v for k, v in known.items() if k in names})
+
+
+OWN_CARDS_BANKERS = (Strategy.banker_play, StandOnBanker.banker_play, DealerRulesBanker.banker_play)
+"""Banker methods known to be deterministic functions of the banker's own cards."""
+
+
+def own_cards_only(strategy: Strategy) -> bool:
+    """Whether the solver can model ``strategy`` as a banker: its decisions must be a fixed
+    function of its own cards. Known for the library's stand-on-N and dealer-rule bankers (and every
+    strategy that keeps the default banker play); a custom strategy declares it with a class
+    attribute ``own_cards_only = True``."""
+    kind = type(strategy)
+    if getattr(strategy, "own_cards_only", False):
+        return True
+    return kind.act is Strategy.act and kind.banker_play in OWN_CARDS_BANKERS
+
+
+def strategy_rule(strategy: Strategy, rules: Rules) -> BankerRule:
+    """A free banker played by ``strategy``, asked with a view that shows only the banker's own
+    cards. Raises NotImplementedError for a banker that may look at the punters' hands or play at
+    random (e.g. ``ShootAwareBanker``, ``RandomPlayer``): the solver cannot model those."""
+    if not own_cards_only(strategy):
+        raise NotImplementedError(
+            f"the solver needs a banker that draws on its own cards only; {strategy!r} may look at the "
+            "punters' hands or play at random (set own_cards_only = True on a strategy class that does not)")
+
+    def draws(values: tuple[int, ...]) -> bool:
+        total, _, _ = _best(values)
+        legal = [LegalMove(ActionKind.STICK)]
+        if total < 21 or rules.draw_on_21:
+            legal.append(LegalMove(ActionKind.TWIST))
+        view = _banker_view(rules, tuple(_card_of_value(v) for v in values), tuple(legal))
+        action: Action = strategy.act(view, np.random.default_rng(0))
+        if action.kind not in (ActionKind.STICK, ActionKind.TWIST):
+            raise ValueError(f"banker strategy {strategy!r} answered {action} to a stick/twist choice")
+        return action.kind == ActionKind.TWIST
+
+    return BankerRule(draws, f"{strategy!r} (own cards only)")
+
+
+def banker_rule(rules: Rules, banker: Strategy | None = None) -> BankerRule:
+    """The dealer's fixed rule under ``banker_play="dealer"``; otherwise ``banker`` (default
+    :class:`StandOnBanker`, stand on 17)."""
+    if rules.banker_play == "dealer":
+        return dealer_rule(rules)
+    return strategy_rule(banker if banker is not None else StandOnBanker(), rules)
+
+
+@dataclass(frozen=True)
+class DealerPaths:
+    """Every banker line of play from a given up card, grouped by the multiset of unseen cards."""
+
+    up: int | None
+    counts: np.ndarray
+    """(D, 10) int: unseen banker cards of each value (the up card excluded)."""
+    weight: np.ndarray
+    """(D,): how many orders of that multiset are lines of play (Pontoons excluded under a peek)."""
+    outcome: np.ndarray
+    """(D,): outcome index of the finished hand."""
+    onehot: np.ndarray
+    """(10 * MAX_CARDS, D): 1 where the multiset holds exactly j cards of value v (row v*5 + j-1)."""
+    out_matrix: np.ndarray
+    """(D, NUM_OUTCOMES): weight placed in the outcome's column."""
+
+
+def dealer_paths(rule: BankerRule, rules: Rules, up: int | None) -> DealerPaths:
+    """Enumerate the banker's lines of play. Under a peek, the lines that start with a Pontoon are
+    left out: the chances computed from them are joint with 'the banker has no Pontoon'."""
+    grouped: dict[tuple[int, ...], list[int]] = {}
+
+    def walk(values: tuple[int, ...]) -> None:
+        if len(values) >= 2:
+            if rules.banker_peek and len(values) == 2 and sorted(values) == [ACE, TEN]:
+                return
+            if engine_done(values, rules) or not rule.wants_card(values):
+                unseen = values[1:] if up is not None else values
+                key = tuple(unseen.count(v) for v in range(NUM_VALUES))
+                entry = grouped.setdefault(key, [0, banker_outcome(values, rules)])
+                entry[0] += 1
+                return
+        for v in range(NUM_VALUES):
+            walk(values + (v,))
+
+    walk(() if up is None else (up,))
+    keys = sorted(grouped)
+    counts = np.array(keys, dtype=np.int64)
+    weight = np.array([grouped[k][0] for k in keys], dtype=np.float64)
+    outcome = np.array([grouped[k][1] for k in keys], dtype=np.int64)
+    onehot = np.zeros((NUM_VALUES * MAX_CARDS, len(keys)))
+    for v in range(NUM_VALUES):
+        for j in range(1, MAX_CARDS + 1):
+            onehot[v * MAX_CARDS + j - 1] = counts[:, v] == j
+    out_matrix = np.zeros((len(keys), NUM_OUTCOMES))
+    out_matrix[np.arange(len(keys)), outcome] = weight
+    return DealerPaths(up, counts, weight, outcome, onehot, out_matrix)
+
+
+def outcome_probs(deck: Deck, paths: DealerPaths, removed: np.ndarray, chunk: int = 4096) -> np.ndarray:
+    """(M, NUM_OUTCOMES): chance of each banker outcome (joint with 'no banker Pontoon' under a
+    peek) for each row of ``removed`` (M, 10), which must include the up card."""
+    sizes = paths.counts.sum(axis=1)
+    out = np.empty((len(removed), NUM_OUTCOMES))
+    for start in range(0, len(removed), chunk):
+        rows = removed[start:start + chunk]
+        L, den = deck.log_factors(rows)
+        logp = L.reshape(len(rows), -1) @ paths.onehot - den[:, sizes - 1]
+        out[start:start + chunk] = np.exp(logp) @ paths.out_matrix
+    return out
