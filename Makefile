@@ -20,7 +20,7 @@ install: $(PY)
 DEMO_STEPS ?= 300000
 DEMO_HANDS ?= 20000
 demo: install
-	$(PY) -m train --config train/configs/playtech_punter.yml --set total_timesteps=$(DEMO_STEPS) run_name=demo log_dir=runs
+	$(PY) -m train --config train/configs/playtech_punter.yml --set total_timesteps=$(DEMO_STEPS) eval_freq=50000 run_name=demo log_dir=runs
 	$(PY) -m evaluate --env ShootPontoon-Playtech-v0 --env-kwargs '{"num_players": 2, "stake_levels": [1]}' \
 		--agents random basic optimal runs/demo-seed0/model.zip --hands $(DEMO_HANDS) --out reports/demo \
 		--learning-curve runs/demo-seed0/eval/evaluations.npz

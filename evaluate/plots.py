@@ -14,6 +14,13 @@ import numpy as np  # noqa: E402
 from .tournament import AgentRecord  # noqa: E402
 
 
+def _save(fig: plt.Figure, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def bankroll(records: Sequence[AgentRecord], path: Path) -> Path:
     fig, ax = plt.subplots(figsize=(8, 4.5))
     for record in records:
@@ -22,10 +29,7 @@ def bankroll(records: Sequence[AgentRecord], path: Path) -> Path:
     ax.set_ylabel("cumulative return (base stakes)")
     ax.set_title("Bankroll over the tournament's hands (same seeds for every agent)")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def learning_curve(evaluations: Path, path: Path, optimal: float | None, base_per_stake: float = 1.0) -> Path:
@@ -42,10 +46,7 @@ def learning_curve(evaluations: Path, path: Path, optimal: float | None, base_pe
     ax.set_ylabel("expected return per unit stake")
     ax.set_title("Learning curve")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def _policy_grid(record: AgentRecord, softness: str, cards: int) -> tuple[list[int], list[str], np.ndarray]:
@@ -86,7 +87,4 @@ def strategy_heatmaps(records: Sequence[AgentRecord], path: Path, max_cards: int
             ax.set_xticks(range(max_cards - 1), [str(c) for c in range(2, max_cards + 1)])
             ax.set_title(f"{record.name}: {softness}", fontsize=9)
             ax.set_xlabel("cards")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, path)

@@ -17,8 +17,9 @@ COLUMNS = ("agent", "hands", "return/hand (base stakes)", "per unit stake", "gap
 
 def _row(s: Summary) -> list[str]:
     gap = "—" if s.gap_to_optimal is None else f"{s.gap_to_optimal:+.4f} ± {s.gap_ci95:.4f}"
+    unit = "—" if s.per_stake is None else f"{s.per_stake:+.4f} ± {s.per_stake_ci95:.4f}"
     return [
-        s.name, f"{s.hands}", f"{s.mean:+.4f} ± {s.ci95:.4f}", f"{s.per_stake:+.4f} ± {s.per_stake_ci95:.4f}", gap,
+        s.name, f"{s.hands}", f"{s.mean:+.4f} ± {s.ci95:.4f}", unit, gap,
         f"{s.win:.3f}", f"{s.push:.3f}", f"{s.loss:.3f}", f"{s.shoot_bets_won}/{s.shoot_bets_placed}",
     ]
 
@@ -39,7 +40,8 @@ def to_markdown(summaries: Sequence[Summary], title: str) -> str:
               "same seeded hands (common random numbers)."]
     paired = [s for s in summaries if s.paired_vs]
     if paired:
-        lines += ["", f"Paired differences per unit stake against {paired[0].paired_vs} (same hands):", ""]
+        lines += ["", f"Paired differences against {paired[0].paired_vs} (same hands; per unit stake for "
+                  "punters, base stakes for the banker):", ""]
         lines += [f"- {s.name}: {s.paired_diff:+.4f} ± {s.paired_ci95:.4f}" for s in paired]
     return "\n".join(lines) + "\n"
 

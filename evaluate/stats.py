@@ -20,8 +20,9 @@ class Summary:
     """Expected return per hand, in base stakes."""
     ci95: float
     """Half-width of the 95% interval of ``mean``."""
-    per_stake: float
-    per_stake_ci95: float
+    per_stake: float | None
+    """Expected return per unit of initial stake (None for the banker seat, which stakes nothing)."""
+    per_stake_ci95: float | None
     win: float
     push: float
     loss: float
@@ -38,7 +39,8 @@ class Summary:
     gap_ci95: float | None = None
     paired_vs: str | None = None
     paired_diff: float | None = None
-    """Mean per-hand difference (this agent - ``paired_vs``) on the same seeds, per unit stake."""
+    """Mean per-hand difference (this agent - ``paired_vs``) on the same seeds: per unit stake for
+    punters, in base stakes for the banker seat."""
     paired_ci95: float | None = None
 
     def to_dict(self) -> dict:
@@ -57,7 +59,7 @@ def summarise(record: AgentRecord, optimal: float | None = None, reference: Agen
     returns = np.asarray(record.returns, dtype=float)
     per_stake = np.asarray(record.per_stake, dtype=float)
     mean, ci = mean_ci(returns)
-    ps_mean, ps_ci = mean_ci(per_stake)
+    ps_mean, ps_ci = mean_ci(per_stake) if len(per_stake) else (None, None)
     n = max(len(returns), 1)
     classes = sum(record.hand_classes.values()) or 1
     summary = Summary(
@@ -69,11 +71,13 @@ def summarise(record: AgentRecord, optimal: float | None = None, reference: Agen
         mean_shoot_after=float(np.mean(record.shoot_after)) if record.shoot_after else 0.0,
         turnovers=record.turnovers, illegal_actions=record.illegal,
     )
-    if optimal is not None:
+    if optimal is not None and ps_mean is not None:
         summary.gap_to_optimal = optimal - ps_mean
         summary.gap_ci95 = ps_ci
-    if reference is not None and reference is not record and len(reference.per_stake) == len(per_stake):
-        diff = per_stake - np.asarray(reference.per_stake, dtype=float)
+    if reference is not None and reference is not record:
+        same_unit = len(per_stake) and len(reference.per_stake) == len(per_stake)
+        mine, theirs = (per_stake, reference.per_stake) if same_unit else (returns, reference.returns)
+        diff = mine - np.asarray(theirs, dtype=float)
         summary.paired_vs = reference.name
         summary.paired_diff, summary.paired_ci95 = mean_ci(diff)
     return summary

@@ -55,9 +55,10 @@ def _record_episode(record: AgentRecord, env: gym.Env, episode_return: float) ->
     table = base.table
     mine = [h for h in table.hands if h.seat == base.seat]
     record.returns.append(episode_return)
-    initial = sum({h.box: h.original_stake for h in mine}.values()) or 1  # splits share their box
-    record.per_stake.append(sum(h.result for h in mine) / initial)
-    net = sum(h.result for h in mine)
+    if mine:  # the banker seat holds no hands: no per-stake figure
+        initial = sum({h.box: h.original_stake for h in mine}.values())  # split hands share their box
+        record.per_stake.append(sum(h.result for h in mine) / initial)
+    net = sum(h.result for h in mine) if mine else episode_return  # the banker seat holds no hands
     record.outcomes["win" if net > 0 else "loss" if net < 0 else "push"] += 1
     for hand in mine:
         record.hand_classes[hand_rank(hand, base.rules).hand_class.name.lower()] += 1

@@ -101,3 +101,18 @@ def test_a_saved_model_reloads_and_acts_identically(tmp_path):
         obs, info = env.reset(seed=i)
         expected, _ = model.predict(obs, action_masks=info["action_mask"], deterministic=True)
         assert agent.act(obs, info["action_mask"], np.random.default_rng(0)) == int(expected)
+
+
+def test_every_zoo_model_loads_by_name_and_plays_legally():
+    from agents.trained import zoo_models
+
+    names = zoo_models()
+    assert "playtech_punter" in names
+    for name in names:
+        import yaml
+
+        from agents.trained import ZOO
+
+        config = yaml.safe_load((ZOO / name / "config.yaml").read_text())
+        env = gym.make(config["env_id"], **config["env_kwargs"])
+        play(env, make_agent(f"zoo:{name}", env), episodes=10)
