@@ -31,9 +31,12 @@ simulate: install
 test: install
 	$(PY) -m pytest -q -n 2 -m "not slow"
 
+# Long checks and measurements (not in CI): the slow tests, then each benchmark script.
 benchmark: install
 	$(PY) -m pytest -q -m slow
-	$(PY) benchmarks/run.py
+	$(PY) benchmarks/engine_throughput.py
+	$(PY) benchmarks/env_random_play.py
+	$(PY) benchmarks/solver_validation.py --hands 1000000 --workers 2
 
 clean:
 	rm -rf $(VENV) build *.egg-info
