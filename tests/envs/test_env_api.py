@@ -39,13 +39,14 @@ def test_every_id_is_registered_and_registration_is_idempotent():
     assert gym.make("ShootPontoon-v0", rules=SHOOT.replace(double_stakes=True)).unwrapped.rules.double_stakes
 
 
-def test_gym_make_in_a_fresh_interpreter_without_importing_the_package():
+@pytest.mark.parametrize("module", ["shoot_pontoon_env", "shoot_pontoon_env.envs"])
+def test_gym_make_in_a_fresh_interpreter_without_importing_the_package(module):
     """Gymnasium >= 1.0 no longer loads the ``gymnasium.envs`` entry points (declared in
     pyproject.toml for older versions); a module-prefixed id imports and registers on its own."""
     code = (
         "import sys, gymnasium as gym\n"
         "assert 'shoot_pontoon_env' not in sys.modules\n"
-        "env = gym.make('shoot_pontoon_env.envs:ShootPontoon-v0')\n"
+        f"env = gym.make('{module}:ShootPontoon-v0')\n"
         "env.reset(seed=0)\n"
         "print(env.spec.id)\n"
     )
