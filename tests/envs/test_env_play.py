@@ -75,15 +75,21 @@ def test_a_live_env_survives_deepcopy_and_pickle_and_continues_identically(confi
         assert run(clone) == expected
 
 
-@pytest.mark.parametrize("config", CONFIGS + SESSION_CONFIGS, ids=config_id)
-def test_random_masked_play_conserves_chips(config):
+def play_random_steps(config, steps: int, seed: int, reseed_every: int) -> None:
+    """Random masked episodes (each checking chips and rewards) until ``steps`` steps; every
+    ``reseed_every``-th episode is reset with a seed, the others carry the shoe on."""
     env_id, kwargs = config
     env = make(env_id, **kwargs)
-    rng = np.random.default_rng(0)
-    steps, episode = 0, 0
-    while steps < 2_000:
-        steps += random_masked_episode(env, rng, seed=episode if episode % 10 == 0 else None)[1]
+    rng = np.random.default_rng(seed)
+    played, episode = 0, 0
+    while played < steps:
+        played += random_masked_episode(env, rng, seed=episode if episode % reseed_every == 0 else None)[1]
         episode += 1
+
+
+@pytest.mark.parametrize("config", CONFIGS + SESSION_CONFIGS, ids=config_id)
+def test_random_masked_play_conserves_chips(config):
+    play_random_steps(config, 2_000, seed=0, reseed_every=10)
 
 
 @pytest.mark.parametrize("config", CONFIGS[:1] + CONFIGS[3:4] + SESSION_CONFIGS[:1], ids=config_id)
@@ -140,10 +146,4 @@ def test_the_banker_env_plays_several_deals_while_it_keeps_the_bank():
 @pytest.mark.parametrize("config", CONFIGS + SESSION_CONFIGS, ids=config_id)
 def test_long_random_masked_play(config):
     """The CI test above, long: 100k steps per configuration (benchmarks/env_random_play.py times it)."""
-    env_id, kwargs = config
-    env = make(env_id, **kwargs)
-    rng = np.random.default_rng(1)
-    steps, episode = 0, 0
-    while steps < 100_000:
-        steps += random_masked_episode(env, rng, seed=episode if episode % 100 == 0 else None)[1]
-        episode += 1
+    play_random_steps(config, 100_000, seed=1, reseed_every=100)

@@ -74,6 +74,17 @@ class Reference:
             h += p * sign
         return g, h
 
+    def settle(self, counts, results, up) -> float:
+        """Value of finished split hands against the banker: busts lose their stake (unless the peek
+        ended the deal first), stood hands go to the showdown."""
+        total = 0.0
+        for res in results:
+            if res[0] == "bust":
+                total += -res[1] * self.no_pontoon(counts, up)
+            else:
+                total += self.stand(counts, res[2], res[1], True, up)[0]
+        return total
+
     def play(self, counts, cards, state, ctx, from_split, up, results=None) -> tuple[float, float]:
         """(stake result, Shoot result) of the solver's policy from here, joint with no Pontoon."""
         rules, sol = self.rules, self.sol
@@ -160,15 +171,6 @@ def split_value_no_resplit(sol: Solution, pair: int, up: int | None = None) -> f
                 out += c / n * hand_then(rest, cards + (CARD_OF_VALUE[v],), nxt, after)
         return out
 
-    def settle(counts, results):
-        total = 0.0
-        for res in results:
-            if res[0] == "bust":
-                total += -res[1] * ref.no_pontoon(counts, up)
-            else:
-                total += ref.stand(counts, res[2], res[1], True, up)[0]
-        return total
-
     def second_hand(counts, first):
         n = sum(counts)
         out = 0.0
@@ -176,7 +178,7 @@ def split_value_no_resplit(sol: Solution, pair: int, up: int | None = None) -> f
             if c:
                 rest = counts[:v] + (c - 1,) + counts[v + 1:]
                 out += c / n * hand_then(rest, (p_card, CARD_OF_VALUE[v]), (1, 0, 0, 0),
-                                         lambda cc, second: settle(cc, [first, second]))
+                                         lambda cc, second: ref.settle(cc, [first, second], up))
         return out
 
     n = sum(counts)
@@ -240,12 +242,6 @@ def split_value(sol: Solution, pair: int, up: int | None = None) -> float:
     def next_hand(counts, hands, done):
         if len(done) < hands:
             return second_card(counts, hands, done)
-        total = 0.0
-        for res in done:
-            if res[0] == "bust":
-                total += -res[1] * ref.no_pontoon(counts, up)
-            else:
-                total += ref.stand(counts, res[2], res[1], True, up)[0]
-        return total
+        return ref.settle(counts, done, up)
 
     return second_card(tuple(counts), 2, ())
