@@ -8,6 +8,8 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from shoot_pontoon_env.envs.features import compact_observation
+
 from .base import Agent
 
 ZOO = Path(__file__).parent / "zoo"
@@ -25,6 +27,14 @@ def zoo_path(name: str) -> Path:
     return path
 
 
+def training_config(model_path: Path) -> dict:
+    """The ``config.yaml`` of a model's run: beside the model, or one level up for a checkpoint."""
+    for folder in (model_path.parent, model_path.parent.parent):
+        if (folder / "config.yaml").exists():
+            return yaml.safe_load((folder / "config.yaml").read_text()) or {}
+    return {}
+
+
 class TrainedAgent(Agent):
     """Acts with a saved PPO or MaskablePPO model (deterministic by default; masked when it can)."""
 
@@ -33,10 +43,9 @@ class TrainedAgent(Agent):
         path = Path(path)
         if not path.exists():
             path = zoo_path(str(path))
-        config_file = path.parent / "config.yaml"
-        algo = "maskable_ppo"
-        if config_file.exists():
-            algo = (yaml.safe_load(config_file.read_text()) or {}).get("algo", algo)
+        config = training_config(path)
+        algo = config.get("algo", "maskable_ppo")
+        self.observation = config.get("observation", "flat")
         if algo == "ppo":
             from stable_baselines3 import PPO as algorithm
         else:
@@ -45,9 +54,12 @@ class TrainedAgent(Agent):
         self.model = algorithm.load(path, device="cpu")
         self.deterministic = deterministic
         self.path = path
-        self.name = name or path.parent.name
+        run = path.parent.parent.name if path.parent.name == "checkpoints" else path.parent.name
+        self.name = name or (run if path.name == "model.zip" else f"{run}:{path.stem}")
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        if self.observation == "compact":
+            observation = compact_observation(observation)
         if self.algo == "maskable_ppo":
             action, _ = self.model.predict(observation, action_masks=action_mask, deterministic=self.deterministic)
         else:

@@ -26,10 +26,13 @@ def _row(s: Summary) -> list[str]:
 
 def print_table(summaries: Sequence[Summary], title: str, console: Console | None = None) -> None:
     table = RichTable(title=title)
-    for column in COLUMNS:
+    reference = next((s.paired_vs for s in summaries if s.paired_vs), None)
+    columns = COLUMNS + ((f"paired vs {reference}",) if reference else ())
+    for column in columns:
         table.add_column(column, justify="left" if column == "agent" else "right")
     for summary in summaries:
-        table.add_row(*_row(summary))
+        paired = (f"{summary.paired_diff:+.4f} ± {summary.paired_ci95:.4f}",) if summary.paired_vs else ("—",)
+        table.add_row(*_row(summary), *(paired if reference else ()))
     (console or Console(width=160)).print(table)
 
 

@@ -9,13 +9,17 @@ from .config import load_config
 from .run import train
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m train", description=__doc__)
     parser.add_argument("--config", help="YAML file of TrainConfig fields (train/configs/*.yml)")
-    parser.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
+    parser.add_argument("--set", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
                         help="override fields, e.g. total_timesteps=20000 env_kwargs.rules=shoot")
     parser.add_argument("--resume", help="a checkpoint .zip to continue training from")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     config = load_config(args.config, args.set)
     start = time.perf_counter()
     path = train(config, resume=args.resume)

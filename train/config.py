@@ -11,6 +11,8 @@ import yaml
 
 ALGOS = ("maskable_ppo", "ppo")
 VEC_ENVS = ("dummy", "subproc")
+OBSERVATIONS = ("flat", "compact")
+LR_SCHEDULES = ("constant", "linear")
 
 
 @dataclass
@@ -34,7 +36,12 @@ class TrainConfig:
     """``dummy`` (one process; best for a cheap env on few cores) or ``subproc``."""
     seed: int = 0
     """Seeds the model, the environments (env ``i`` gets ``seed + i``) and the evaluation env."""
+    observation: str = "flat"
+    """``flat`` (the env's observation) or ``compact`` (a punter seat's decision features, see
+    ``shoot_pontoon_env.envs.features``); a trained agent applies the same choice when it acts."""
     learning_rate: float = 3e-4
+    lr_schedule: str = "constant"
+    """``constant`` or ``linear`` (from ``learning_rate`` down to 0 at the end of the run)."""
     n_steps: int = 1024
     """Rollout length per environment between updates."""
     batch_size: int = 256
@@ -66,6 +73,10 @@ class TrainConfig:
             raise ValueError(f"algo = {self.algo!r}: expected one of {ALGOS}")
         if self.vec_env not in VEC_ENVS:
             raise ValueError(f"vec_env = {self.vec_env!r}: expected one of {VEC_ENVS}")
+        if self.observation not in OBSERVATIONS:
+            raise ValueError(f"observation = {self.observation!r}: expected one of {OBSERVATIONS}")
+        if self.lr_schedule not in LR_SCHEDULES:
+            raise ValueError(f"lr_schedule = {self.lr_schedule!r}: expected one of {LR_SCHEDULES}")
         if self.opponent_argument not in ("banker", "punters"):
             raise ValueError(f"opponent_argument = {self.opponent_argument!r}: expected 'banker' or 'punters'")
         for name in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "eval_episodes"):

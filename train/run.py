@@ -21,6 +21,7 @@ from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
 
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids even without the entry point)
+from shoot_pontoon_env.envs.features import CompactObservation
 
 from .config import TrainConfig
 
@@ -41,6 +42,8 @@ def env_kwargs_for(config: TrainConfig, index: int) -> dict[str, Any]:
 def make_env_fn(config: TrainConfig, index: int, monitor_dir: Path | None = None) -> Callable[[], gym.Env]:
     def build() -> gym.Env:
         env = gym.make(config.env_id, **env_kwargs_for(config, index))
+        if config.observation == "compact":
+            env = CompactObservation(env)
         filename = str(monitor_dir / f"env{index}") if monitor_dir is not None else None
         return Monitor(env, filename=filename)
 
@@ -59,9 +62,17 @@ def algorithm_class(config: TrainConfig) -> type[BaseAlgorithm]:
     return MaskablePPO if config.algo == "maskable_ppo" else PPO
 
 
+def learning_rate(config: TrainConfig) -> float | Callable[[float], float]:
+    """The config's rate, or a schedule of SB3's remaining progress (1 at the start, 0 at the end)."""
+    if config.lr_schedule == "linear":
+        start = config.learning_rate
+        return lambda progress_remaining: start * progress_remaining
+    return config.learning_rate
+
+
 def build_model(config: TrainConfig, env: VecEnv) -> BaseAlgorithm:
     return algorithm_class(config)(
-        "MlpPolicy", env, learning_rate=config.learning_rate, n_steps=config.n_steps,
+        "MlpPolicy", env, learning_rate=learning_rate(config), n_steps=config.n_steps,
         batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
         gae_lambda=config.gae_lambda, ent_coef=config.ent_coef, clip_range=config.clip_range,
         vf_coef=config.vf_coef, policy_kwargs={"net_arch": list(config.net_arch)},
@@ -94,14 +105,19 @@ def callbacks(config: TrainConfig) -> CallbackList:
     return CallbackList(items)
 
 
-def save_run(model: BaseAlgorithm, config: TrainConfig) -> Path:
-    """The final model beside its configuration and the exact package versions."""
+def save_provenance(config: TrainConfig) -> None:
+    """The configuration and exact package versions, beside the model and above the checkpoints."""
     run_dir = config.run_dir
     run_dir.mkdir(parents=True, exist_ok=True)
-    model.save(run_dir / MODEL_FILE)
     (run_dir / CONFIG_FILE).write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
     (run_dir / VERSIONS_FILE).write_text(json.dumps(package_versions(), indent=2) + "\n")
-    return run_dir / MODEL_FILE
+
+
+def save_run(model: BaseAlgorithm, config: TrainConfig) -> Path:
+    """The final model beside its configuration and the exact package versions."""
+    save_provenance(config)
+    model.save(config.run_dir / MODEL_FILE)
+    return config.run_dir / MODEL_FILE
 
 
 def train(config: TrainConfig, resume: str | Path | None = None) -> Path:
@@ -109,7 +125,7 @@ def train(config: TrainConfig, resume: str | Path | None = None) -> Path:
     import torch
 
     torch.set_num_threads(config.torch_threads)
-    config.run_dir.mkdir(parents=True, exist_ok=True)
+    save_provenance(config)  # written first, so that checkpoints can be evaluated during the run
     env = make_vec_env(config, monitor_dir=config.run_dir / "monitor")
     if resume is not None:
         model = algorithm_class(config).load(resume, env=env, device=config.device)

@@ -87,19 +87,26 @@ def test_an_agent_can_sit_at_the_table_as_an_opponent():
     assert np.isfinite(total)
 
 
-def test_a_saved_model_reloads_and_acts_identically(tmp_path):
+@pytest.mark.parametrize("observation", ["flat", "compact"])
+def test_a_saved_model_reloads_and_acts_identically(tmp_path, observation):
+    import yaml
     from sb3_contrib import MaskablePPO
 
     from agents.trained import TrainedAgent
+    from shoot_pontoon_env.envs.features import CompactObservation, compact_observation
 
     env = gym.make("ShootPontoon-Playtech-v0", num_players=2)
-    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, seed=0, device="cpu")
+    train_env = CompactObservation(env) if observation == "compact" else env
+    model = MaskablePPO("MlpPolicy", train_env, n_steps=64, batch_size=32, seed=0, device="cpu")
     model.learn(128)
     model.save(tmp_path / "model.zip")
+    config = {"algo": "maskable_ppo", "observation": observation}
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
     agent = TrainedAgent(tmp_path / "model.zip").bind(env)
     for i in range(20):
         obs, info = env.reset(seed=i)
-        expected, _ = model.predict(obs, action_masks=info["action_mask"], deterministic=True)
+        seen = compact_observation(obs) if observation == "compact" else obs
+        expected, _ = model.predict(seen, action_masks=info["action_mask"], deterministic=True)
         assert agent.act(obs, info["action_mask"], np.random.default_rng(0)) == int(expected)
 
 

@@ -48,11 +48,11 @@ def test_mean_ci_matches_the_normal_interval():
 def test_command_line_writes_table_json_markdown_and_plots(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "evaluate", "--env", "ShootPontoon-v0", "--agents", "random", "tips", "threshold",
-         "--hands", "150", "--no-optimal", "--out", str(tmp_path)],
+         "--hands", "150", "--no-optimal", "--reference", "tips", "--out", str(tmp_path)],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert result.returncode == 0, result.stderr[-3000:]
-    assert "tips" in result.stdout
+    assert "tips" in result.stdout and "paired vs tips" in result.stdout
     report = json.loads((tmp_path / "report.json").read_text())
     assert [a["name"] for a in report["agents"]] == ["random", "tips", "threshold"]
     assert (tmp_path / "report.md").read_text().startswith("## ShootPontoon-v0")

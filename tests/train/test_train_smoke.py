@@ -59,3 +59,23 @@ def test_config_overrides_and_errors(tmp_path):
         load_config(None, ["n_env=2"])
     with pytest.raises(ValueError, match=r"algo = 'dqn': expected one of"):
         load_config(None, ["algo=dqn"])
+
+
+def test_repeated_set_flags_all_apply():
+    from train.__main__ import build_parser
+
+    args = build_parser().parse_args(["--set", "n_envs=2", "--set", "seed=3", "observation=compact"])
+    config = load_config(None, args.set)
+    assert (config.n_envs, config.seed, config.observation) == (2, 3, "compact")
+
+
+def test_learning_rate_schedule_and_observation_choices():
+    from train.run import learning_rate
+
+    linear = learning_rate(load_config(None, ["learning_rate=0.001", "lr_schedule=linear"]))
+    assert linear(1.0) == pytest.approx(0.001) and linear(0.25) == pytest.approx(0.00025)
+    assert learning_rate(load_config(None, ["learning_rate=0.001"])) == 0.001
+    with pytest.raises(ValueError, match=r"lr_schedule = 'cosine': expected one of \('constant', 'linear'\)"):
+        load_config(None, ["lr_schedule=cosine"])
+    with pytest.raises(ValueError, match=r"observation = 'pixels': expected one of \('flat', 'compact'\)"):
+        load_config(None, ["observation=pixels"])
