@@ -73,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     pngs = [plots.bankroll(records, out / "bankroll.png"), plots.strategy_heatmaps(records, out / "strategy.png")]
     if args.learning_curve:
         pngs.append(plots.learning_curve(Path(args.learning_curve), out / "learning_curve.png", optimal))
+    checkpoints = plots.checkpoint_curve(summaries, out / "checkpoints.png")
+    pngs += [checkpoints] if checkpoints else []
     print(f"reports: {paths['json']}, {paths['markdown']}; plots: {', '.join(map(str, pngs))} ({seconds:.0f}s)")
     return 0
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -11,6 +12,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from .stats import Summary  # noqa: E402
 from .tournament import AgentRecord  # noqa: E402
 
 
@@ -45,6 +47,35 @@ def learning_curve(evaluations: Path, path: Path, optimal: float | None, base_pe
     ax.set_xlabel("timesteps")
     ax.set_ylabel("expected return per unit stake")
     ax.set_title("Learning curve")
+    ax.legend()
+    return _save(fig, path)
+
+
+CHECKPOINT_NAME = re.compile(r"^(?P<run>.+):model_(?P<steps>\d+)_steps$")
+"""How :class:`agents.trained.TrainedAgent` names a checkpoint: ``RUN:model_STEPS_steps``."""
+
+
+def checkpoint_curve(summaries: Sequence[Summary], path: Path) -> Path | None:
+    """Paired difference to the reference agent against training steps, one line per run, for the
+    checkpoints in a tournament (None if it has none). On common hands this curve is far less noisy
+    than the periodic evaluations of :func:`learning_curve`."""
+    runs: dict[str, list[tuple[int, float, float]]] = {}
+    for summary in summaries:
+        match = CHECKPOINT_NAME.match(summary.name)
+        if match and summary.paired_vs and summary.paired_diff is not None:
+            runs.setdefault(match["run"], []).append(
+                (int(match["steps"]), summary.paired_diff, summary.paired_ci95 or 0.0))
+    if not runs:
+        return None
+    reference = next(s.paired_vs for s in summaries if s.paired_vs)
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for run, points in sorted(runs.items()):
+        steps, diffs, cis = zip(*sorted(points))
+        ax.errorbar(steps, diffs, yerr=cis, marker="o", capsize=3, label=f"{run} (95% CI)")
+    ax.axhline(0.0, color="black", linestyle="--", label=reference)
+    ax.set_xlabel("timesteps")
+    ax.set_ylabel(f"paired difference to {reference}")
+    ax.set_title("Checkpoints on common hands")
     ax.legend()
     return _save(fig, path)
 

@@ -14,6 +14,9 @@ from .stats import Summary
 COLUMNS = ("agent", "hands", "return/hand (base stakes)", "per unit stake", "gap to optimal",
            "win", "push", "loss", "Shoot bets won/placed")
 
+TABLE_WIDTH = 180
+"""Characters of the terminal table with agent names of up to 12 characters; longer names widen it."""
+
 
 def _row(s: Summary) -> list[str]:
     gap = "—" if s.gap_to_optimal is None else f"{s.gap_to_optimal:+.4f} ± {s.gap_ci95:.4f}"
@@ -29,11 +32,12 @@ def print_table(summaries: Sequence[Summary], title: str, console: Console | Non
     reference = next((s.paired_vs for s in summaries if s.paired_vs), None)
     columns = COLUMNS + ((f"paired vs {reference}",) if reference else ())
     for column in columns:
-        table.add_column(column, justify="left" if column == "agent" else "right")
+        table.add_column(column, justify="left" if column == "agent" else "right", no_wrap=column == "agent")
     for summary in summaries:
         paired = (f"{summary.paired_diff:+.4f} ± {summary.paired_ci95:.4f}",) if summary.paired_vs else ("—",)
         table.add_row(*_row(summary), *(paired if reference else ()))
-    (console or Console(width=160)).print(table)
+    longest_name = max((len(s.name) for s in summaries), default=0)
+    (console or Console(width=TABLE_WIDTH + max(longest_name - 12, 0))).print(table)
 
 
 def to_markdown(summaries: Sequence[Summary], title: str) -> str:

@@ -110,6 +110,23 @@ def test_a_saved_model_reloads_and_acts_identically(tmp_path, observation):
         assert agent.act(obs, info["action_mask"], np.random.default_rng(0)) == int(expected)
 
 
+def test_a_checkpoint_is_named_by_run_and_steps_and_reads_its_run_config(tmp_path):
+    import yaml
+    from sb3_contrib import MaskablePPO
+
+    from agents.trained import TrainedAgent
+    from shoot_pontoon_env.envs.features import CompactObservation
+
+    env = gym.make("ShootPontoon-Playtech-v0", num_players=2)
+    model = MaskablePPO("MlpPolicy", CompactObservation(env), n_steps=32, batch_size=32, seed=0, device="cpu")
+    (tmp_path / "myrun-seed0" / "checkpoints").mkdir(parents=True)
+    model.save(tmp_path / "myrun-seed0" / "checkpoints" / "model_32_steps.zip")
+    (tmp_path / "myrun-seed0" / "config.yaml").write_text(yaml.safe_dump({"observation": "compact"}))
+    agent = TrainedAgent(tmp_path / "myrun-seed0" / "checkpoints" / "model_32_steps.zip").bind(env)
+    assert agent.name == "myrun-seed0:model_32_steps" and agent.observation == "compact"
+    play(env, agent, episodes=5)
+
+
 def test_every_zoo_model_loads_by_name_and_plays_legally():
     from agents.trained import zoo_models
 

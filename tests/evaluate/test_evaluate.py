@@ -58,3 +58,18 @@ def test_command_line_writes_table_json_markdown_and_plots(tmp_path):
     assert (tmp_path / "report.md").read_text().startswith("## ShootPontoon-v0")
     for png in ("bankroll.png", "strategy.png"):
         assert (tmp_path / png).read_bytes()[:4] == b"\x89PNG"
+
+
+def test_checkpoint_curve_plots_paired_differences_by_steps(tmp_path):
+    import dataclasses
+
+    from evaluate.plots import checkpoint_curve
+
+    env = make_env()
+    records = run_tournament(make_env, [make_agent(n, env) for n in ("threshold15", "threshold16", "threshold17")],
+                             hands=200, seed=0)
+    reference, *others = [summarise(r, reference=records[0]) for r in records]
+    assert checkpoint_curve([reference, *others], tmp_path / "none.png") is None
+    named = [dataclasses.replace(s, name=f"run:model_{steps}_steps") for s, steps in zip(others, (1000, 500))]
+    path = checkpoint_curve([reference, *named], tmp_path / "checkpoints.png")
+    assert path.read_bytes()[:4] == b"\x89PNG"

@@ -27,7 +27,7 @@ def test_training_smoke_run(config, tmp_path):
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert result.returncode == 0, result.stderr[-3000:]
-    run = tmp_path / f"{config.stem}-seed0"
+    run = tmp_path / load_config(config).run_name
     assert (run / "model.zip").exists() and (run / "checkpoints").is_dir()
     assert (run / "eval" / "evaluations.npz").exists()
     saved = yaml.safe_load((run / "config.yaml").read_text())
@@ -40,14 +40,15 @@ def test_resume_continues_a_checkpoint(tmp_path):
     config = ROOT / "train" / "configs" / "playtech_punter.yml"
     base = [sys.executable, "-m", "train", "--config", str(config), "--set", *TINY, f"log_dir={tmp_path}"]
     subprocess.run(base, cwd=ROOT, check=True, capture_output=True, timeout=300)
-    checkpoint = tmp_path / "playtech_punter-seed0" / "checkpoints" / "model_256_steps.zip"
+    run = tmp_path / load_config(config).run_name
+    checkpoint = run / "checkpoints" / "model_256_steps.zip"
     assert checkpoint.exists()
     result = subprocess.run(base + ["--resume", str(checkpoint)], cwd=ROOT, capture_output=True, text=True,
                             timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
     from sb3_contrib import MaskablePPO
 
-    assert MaskablePPO.load(tmp_path / "playtech_punter-seed0" / "model.zip").num_timesteps >= 512
+    assert MaskablePPO.load(run / "model.zip").num_timesteps >= 512
 
 
 def test_config_overrides_and_errors(tmp_path):
