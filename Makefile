@@ -17,13 +17,16 @@ install: $(PY)
 
 # The main job: train a MaskablePPO punter on Playtech Pontoon for a few minutes, then evaluate it
 # against the random, basic-strategy and optimal agents on the same hands.
-DEMO_STEPS ?= 300000
+DEMO_STEPS ?= 1000000
 DEMO_HANDS ?= 20000
+DEMO_SEED ?= 2
+DEMO_RUN := runs/demo-seed$(DEMO_SEED)
 demo: install
-	$(PY) -m train --config train/configs/playtech_punter.yml --set total_timesteps=$(DEMO_STEPS) eval_freq=50000 run_name=demo log_dir=runs
+	$(PY) -m train --config train/configs/playtech_punter.yml --set total_timesteps=$(DEMO_STEPS) \
+		eval_freq=100000 seed=$(DEMO_SEED) run_name=demo log_dir=runs
 	$(PY) -m evaluate --env ShootPontoon-Playtech-v0 --env-kwargs '{"num_players": 2, "stake_levels": [1]}' \
-		--agents random basic optimal runs/demo-seed0/model.zip --hands $(DEMO_HANDS) --out reports/demo \
-		--learning-curve runs/demo-seed0/eval/evaluations.npz
+		--agents random basic optimal $(DEMO_RUN)/model.zip --hands $(DEMO_HANDS) --out reports/demo \
+		--learning-curve $(DEMO_RUN)/eval/evaluations.npz
 
 simulate: install
 	$(PY) -m shoot_pontoon_env.simulate

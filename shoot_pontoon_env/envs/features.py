@@ -102,7 +102,3 @@ class CompactObservation(gym.ObservationWrapper):
 
     def action_masks(self) -> np.ndarray:
         return self.env.unwrapped.action_masks()
-
-
-OBSERVATIONS = {"flat": None, "compact": CompactObservation}
-"""Observation choices of a training config: ``flat`` (the env's own) or ``compact``."""
