@@ -136,6 +136,29 @@ def start_value(sol: Solution, values: tuple[int, int], up: int | None = None) -
     return ref.play(tuple(counts), cards, (1, 0, 0, 0), sol.context(up, None), False, up)
 
 
+def split_hand_step(sol: Solution, ctx: int, cards: tuple[int, ...],
+                    state: tuple[int, int, int, int]) -> tuple[int | None, tuple[int, int, int, int]]:
+    """One decision of a split hand under the solver's split-hand policy: ``(None, state)`` for a
+    bust, else the action code and the state after it (a stick keeps the state)."""
+    rules = sol.rules
+    s, b, t, d = state
+    total, _ = best_total(cards)
+    if total > 21:
+        return None, state
+    pontoon = len(cards) == 2 and is_pontoon_pair(cards) and rules.pontoon_after_split
+    code = STICK
+    if not (len(cards) >= 5 or pontoon or (total == 21 and not rules.draw_on_21) or (t and d)):
+        values = tuple(sorted(c // 4 for c in cards))
+        code = int(sol.closed[len(cards) - 1].act[ctx, node_index(values), sol.flags.index[state]])
+    if code == STICK:
+        return code, state
+    if code == DOUBLE:
+        return code, (2 * s, b, t, 1)
+    if code == TWIST:
+        return code, (s, b, 1, d)
+    return code, (s + code - BUY_BASE, b + (rules.max_buys is not None), t, d)
+
+
 def split_value_no_resplit(sol: Solution, pair: int, up: int | None = None) -> float:
     """Reference value of splitting a pair into exactly two hands, each played by the solver's
     split-hand policy: hand one's cards, then hand two's, then the banker, all from one shoe."""
@@ -149,20 +172,13 @@ def split_value_no_resplit(sol: Solution, pair: int, up: int | None = None) -> f
 
     def hand_then(counts, cards, state, after):
         """Play one split hand by the policy, then call ``after(counts, result_so_far)``."""
-        s, b, t, d = state
-        total, _ = best_total(cards)
-        if total > 21:
-            return after(counts, ("bust", s))
-        pontoon = len(cards) == 2 and is_pontoon_pair(cards) and rules.pontoon_after_split
-        code = STICK
-        if not (len(cards) >= 5 or pontoon or (total == 21 and not rules.draw_on_21) or (t and d)):
-            values = tuple(sorted(c // 4 for c in cards))
-            code = int(sol.closed[len(cards) - 1].act[ctx, node_index(values), sol.flags.index[state]])
+        code, nxt = split_hand_step(sol, ctx, cards, state)
+        if code is None:
+            return after(counts, ("bust", state[0]))
         if code == STICK:
-            return after(counts, ("stand", s, cards))
+            return after(counts, ("stand", state[0], cards))
         if code == DOUBLE:
-            return hand_then(counts, cards, (2 * s, b, t, 1), after)
-        nxt = (s, b, 1, d) if code == TWIST else (s + code - BUY_BASE, b + (rules.max_buys is not None), t, d)
+            return hand_then(counts, cards, nxt, after)
         n = sum(counts)
         out = 0.0
         for v, c in enumerate(counts):
@@ -216,20 +232,13 @@ def split_value(sol: Solution, pair: int, up: int | None = None) -> float:
 
     def play(counts, cards, state, hands, done):
         """Play the current split hand; ``hands``: boxes' hands so far; ``done``: finished results."""
-        s, b, t, d = state
-        total, _ = best_total(cards)
-        if total > 21:
-            return next_hand(counts, hands, done + (("bust", s),))
-        pontoon = len(cards) == 2 and is_pontoon_pair(cards) and rules.pontoon_after_split
-        code = STICK
-        if not (len(cards) >= 5 or pontoon or (total == 21 and not rules.draw_on_21) or (t and d)):
-            values = tuple(sorted(c // 4 for c in cards))
-            code = int(sol.closed[len(cards) - 1].act[ctx, node_index(values), sol.flags.index[state]])
+        code, nxt = split_hand_step(sol, ctx, cards, state)
+        if code is None:
+            return next_hand(counts, hands, done + (("bust", state[0]),))
         if code == STICK:
-            return next_hand(counts, hands, done + (("stand", s, cards),))
+            return next_hand(counts, hands, done + (("stand", state[0], cards),))
         if code == DOUBLE:
-            return play(counts, cards, (2 * s, b, t, 1), hands, done)
-        nxt = (s, b, 1, d) if code == TWIST else (s + code - BUY_BASE, b + (rules.max_buys is not None), t, d)
+            return play(counts, cards, nxt, hands, done)
         return draw(counts, lambda rest, v: play(rest, cards + (CARD_OF_VALUE[v],), nxt, hands, done))
 
     def second_card(counts, hands, done):
