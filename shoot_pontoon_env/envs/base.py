@@ -223,7 +223,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         if previous.rules.shoe != "persistent" or previous.phase not in SETTLED_PHASES:
             return
         counts = previous.seen_before_deal.copy()
-        for card in [c for h in previous.hands for c in h.cards] + list(previous.banker_cards):
+        for card in previous._cards_of_deal():  # not the cards a restock put back into the stock
             counts[card // 4] += 1
         table.shoe = previous.shoe
         table.seen_before_deal = counts

@@ -1,0 +1,237 @@
+"""Gymnasium ``VectorEnv`` front doors of the batched engine: ``gym.make_vec(id, num_envs=N)``.
+
+Each class takes the scalar env's arguments (checked by the scalar env's own constructor, so the two
+accept exactly the same ones) plus ``num_envs``, ``autoreset_mode`` and ``copy``. Observations, masks
+and rewards are exactly those of ``num_envs`` scalar envs (``tests/vector`` holds them to it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..actions import IllegalActionError
+from ..envs.banker import ShootPontoonBankerEnv
+from ..envs.base import PontoonSeatEnv
+from ..envs.punter import ShootPontoonEnv
+from ..rules import Rules
+from ..strategies import Strategy
+from .engine import TableBatch
+
+AUTORESET_MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
+
+
+def player_arguments(env: PontoonSeatEnv, kwargs: dict[str, Any]) -> list[str]:
+    """The constructor argument behind each seat's table player (for error messages)."""
+    if isinstance(env, ShootPontoonBankerEnv):
+        punters = kwargs.get("punters", "tips")
+        indexed = not isinstance(punters, (str, Strategy))
+        return ["the banker seat's own play"] + [f"punters[{s - 1}]" if indexed else "punters"
+                                                 for s in range(1, env.num_players)]
+    punters = kwargs.get("punters", "tips")
+    indexed = not isinstance(punters, (str, Strategy))
+    names, other = [], 0
+    for seat in range(env.num_players):
+        if seat == 0:
+            names.append("banker")
+        elif seat == env.seat:
+            names.append("agent_banker")
+        else:
+            names.append(f"punters[{other}]" if indexed else "punters")
+            other += 1
+    return names
+
+
+def _check_autoreset(mode: Any) -> AutoresetMode:
+    try:
+        mode = AutoresetMode(mode)
+    except ValueError:
+        mode = None
+    if mode not in AUTORESET_MODES:
+        raise ValueError(f"autoreset_mode = {mode!r}: expected one of "
+                         f"{[m.value for m in AUTORESET_MODES]} (AutoresetMode.NEXT_STEP or SAME_STEP)")
+    return mode
+
+
+class PontoonVectorEnv(VectorEnv):
+    """``num_envs`` tables of one seat env, stepped together by the batched engine.
+
+    ## Autoreset
+    ``autoreset_mode`` (``metadata["autoreset_mode"]``) is ``NEXT_STEP`` (Gymnasium's default) or
+    ``SAME_STEP``. Under ``NEXT_STEP`` the step after a termination resets that table and ignores its
+    action, so the mask returned with a termination allows every action; under ``SAME_STEP`` the
+    terminated table is reset at once, its last observation and info in ``info["final_obs"]`` and
+    ``info["final_info"]``. Either way every mask row a caller receives holds a legal action. A reset
+    without a seed carries a persistent shoe over, as the scalar env's does.
+
+    ## Info
+    ``action_mask`` (N, n), ``illegal_action`` (N,) and ``deal`` (N,), each with its ``_key`` flags
+    (all True), as ``SyncVectorEnv`` would batch the scalar env's infos; ``action_masks()`` returns the
+    mask for sb3-contrib.
+    """
+
+    metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, single_env: PontoonSeatEnv, num_envs: int, kwargs: dict[str, Any], *,
+                 autoreset_mode: Any, copy: bool) -> None:
+        if not isinstance(copy, bool):
+            raise ValueError(f"copy = {copy!r}: expected True or False")
+        self.autoreset_mode = _check_autoreset(autoreset_mode)
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
+        self.single_env = single_env
+        self.batch = TableBatch(single_env, num_envs, player_arguments(single_env, kwargs))
+        self.num_envs = self.batch.num_tables
+        self.copy = copy
+        self.rules: Rules = single_env.rules
+        self.action_table = single_env.action_table
+        self.encoder = single_env.encoder
+        self.seat = single_env.seat
+        self.num_players = single_env.num_players
+        self.starting_chips = single_env.starting_chips
+        self.deals_per_episode = single_env.deals_per_episode
+        self.strict = single_env.strict
+        self.render_mode = None
+        self.single_observation_space = single_env.observation_space
+        self.single_action_space: spaces.Discrete = single_env.action_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._needs_reset = np.zeros(self.num_envs, dtype=np.bool_)
+        self._flags = np.ones(self.num_envs, dtype=np.bool_)
+        self._started = False
+
+    # ------------------------------------------------------------------ Gymnasium API
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+            raise ValueError(f"seed = {seed!r}: expected an int or None (one Generator drives every table)")
+        if options:
+            raise ValueError(f"reset options {sorted(options)}: the batched envs take none")
+        super().reset(seed=seed)
+        self.batch.reset(self.np_random, carry=seed is None and self._started)
+        self._started = True
+        self._needs_reset[:] = False
+        return self._obs(), self._info(self.batch.mask)
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        actions = self._actions(actions)
+        batch = self.batch
+        autoreset = self._needs_reset.copy() if self.autoreset_mode == AutoresetMode.NEXT_STEP else None
+        if self.strict:
+            self._check_legal(actions, autoreset)
+        batch.step(actions, autoreset if autoreset is not None else np.zeros(self.num_envs, np.bool_),
+                   self.np_random)
+        rewards = batch.rewards.copy()
+        terminated = batch.terminated.copy()
+        truncated = np.zeros(self.num_envs, dtype=np.bool_)
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and terminated.any():
+            info = self._info(batch.mask)
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(terminated):
+                final_obs[i] = batch.obs[i].copy()
+            final_info = {key: value.copy() if isinstance(value, np.ndarray) else value
+                          for key, value in info.items()}
+            batch.reset(self.np_random, terminated, carry=True)
+            info = self._info(batch.mask)
+            info.update(final_obs=final_obs, _final_obs=terminated.copy(), final_info=final_info,
+                        _final_info=terminated.copy())
+            return self._obs(), rewards, terminated, truncated, info
+        mask = batch.mask
+        if terminated.any():  # NEXT_STEP: the next step resets these tables, whatever the action
+            mask = mask.copy()
+            mask[terminated] = True
+        self._needs_reset = terminated.copy()
+        return self._obs(), rewards, terminated, truncated, self._info(mask)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal action indices of every table, (num_envs, n) booleans (sb3-contrib's hook)."""
+        mask = self.batch.mask.copy()
+        mask[self._needs_reset] = True
+        return mask
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self.single_env.close()
+
+    # ------------------------------------------------------------------ helpers
+    def _obs(self) -> np.ndarray:
+        return self.batch.obs.copy() if self.copy else self.batch.obs
+
+    def _info(self, mask: np.ndarray) -> dict[str, Any]:
+        flags = self._flags
+        return {"action_mask": mask.copy(), "_action_mask": flags.copy(),
+                "illegal_action": self.batch.illegal.copy(), "_illegal_action": flags.copy(),
+                "deal": self.batch.deals.astype(np.int64), "_deal": flags.copy()}
+
+    def _actions(self, actions: Any) -> np.ndarray:
+        array = np.asarray(actions)
+        n = self.single_action_space.n
+        if array.shape != (self.num_envs,) or not np.issubdtype(array.dtype, np.integer):
+            raise ValueError(f"actions of shape {array.shape} and dtype {array.dtype}: expected "
+                             f"{self.num_envs} integer action indices (one per table)")
+        if array.size and (array.min() < 0 or array.max() >= n):
+            bad = int(np.flatnonzero((array < 0) | (array >= n))[0])
+            raise ValueError(f"action {array[bad]!r} of table {bad} is not in the action space Discrete({n})")
+        return array.astype(np.int64, copy=False)
+
+    def _check_legal(self, actions: np.ndarray, autoreset: np.ndarray | None) -> None:
+        legal = self.batch.mask[np.arange(self.num_envs), actions]
+        if autoreset is not None:
+            legal |= autoreset
+        if not legal.all():
+            i = int(np.flatnonzero(~legal)[0])
+            allowed = self.action_table.describe(np.flatnonzero(self.batch.mask[i]))
+            raise IllegalActionError(f"index {actions[i]} at table {i}", (), f"legal indices: {allowed}")
+
+
+class ShootPontoonVectorEnv(PontoonVectorEnv):
+    """``ShootPontoon-v0`` (and the casino ids) batched: ``gym.make_vec(id, num_envs=N)``.
+
+    Takes ``num_envs``, every argument of :class:`~shoot_pontoon_env.envs.punter.ShootPontoonEnv`
+    (table players only by name or as the library's rule-based classes: an arbitrary Python
+    ``Strategy`` is refused, naming its argument), ``autoreset_mode`` and ``copy`` (return copies of
+    the observation buffer; False returns the buffer itself, rewritten by the next call).
+    """
+
+    def __init__(self, num_envs: int = 1, rules: str | Rules = "shoot", num_players: int = 4, seat: int = 1,
+                 banker: str | Strategy = "stand17",
+                 punters: str | Strategy | Sequence[str | Strategy] = "tips",
+                 stake_levels: Sequence[int] | None = None, shoot_bet_levels: Sequence[int] | None = None,
+                 buy_levels: Sequence[float] | None = None, deals_per_episode: int = 1,
+                 agent_banker: str | Strategy = "stand17", illegal_action_penalty: float = 1.0,
+                 strict: bool = False, starting_chips: int = 1000, render_mode: str | None = None,
+                 autoreset_mode: Any = AutoresetMode.NEXT_STEP, copy: bool = True) -> None:
+        if render_mode is not None:
+            raise ValueError(f"render_mode = {render_mode!r}: the batched env does not render; use the "
+                             "scalar env (gym.make) to watch a table")
+        kwargs = dict(rules=rules, num_players=num_players, seat=seat, banker=banker, punters=punters,
+                      stake_levels=stake_levels, shoot_bet_levels=shoot_bet_levels, buy_levels=buy_levels,
+                      deals_per_episode=deals_per_episode, agent_banker=agent_banker,
+                      illegal_action_penalty=illegal_action_penalty, strict=strict,
+                      starting_chips=starting_chips)
+        super().__init__(ShootPontoonEnv(**kwargs), num_envs, kwargs, autoreset_mode=autoreset_mode, copy=copy)
+
+
+class ShootPontoonBankerVectorEnv(PontoonVectorEnv):
+    """``ShootPontoonBanker-v0`` batched: the arguments of
+    :class:`~shoot_pontoon_env.envs.banker.ShootPontoonBankerEnv`, ``num_envs``, ``autoreset_mode``
+    and ``copy``."""
+
+    def __init__(self, num_envs: int = 1, rules: str | Rules = "shoot", num_players: int = 4,
+                 punters: str | Strategy | Sequence[str | Strategy] = "tips", deals_per_episode: int = 1,
+                 illegal_action_penalty: float = 1.0, strict: bool = False, starting_chips: int = 1000,
+                 render_mode: str | None = None, autoreset_mode: Any = AutoresetMode.NEXT_STEP,
+                 copy: bool = True) -> None:
+        if render_mode is not None:
+            raise ValueError(f"render_mode = {render_mode!r}: the batched env does not render; use the "
+                             "scalar env (gym.make) to watch a table")
+        kwargs = dict(rules=rules, num_players=num_players, punters=punters,
+                      deals_per_episode=deals_per_episode, illegal_action_penalty=illegal_action_penalty,
+                      strict=strict, starting_chips=starting_chips)
+        super().__init__(ShootPontoonBankerEnv(**kwargs), num_envs, kwargs, autoreset_mode=autoreset_mode,
+                         copy=copy)
