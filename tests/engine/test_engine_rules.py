@@ -18,6 +18,26 @@ def test_preset_values_follow_the_seeds():
     assert CASINO.max_boxes == 3 and CASINO.dealer_hits_soft_17 and CASINO.max_split_hands == 3
     assert PLAYTECH.num_decks == 8 and PLAYTECH.banker_peek and PLAYTECH.banker_pontoon_multiple == 1
     assert PLAYTECH.max_buys == 1 and PLAYTECH.buy_after_twist and PLAYTECH.split_match == "value"
+    # the published game: a soft 21 may chase the trick; the dealer's five cards are a trick,
+    # which a player's trick ties in 004 ("beats every hand except Pontoon") and beats in 003
+    assert SHOOT.draw_on_21 == "any" and CASINO.draw_on_21 == PLAYTECH.draw_on_21 == "soft"
+    assert SHOOT.banker_five_cards == CASINO.banker_five_cards == PLAYTECH.banker_five_cards == "trick"
+    assert CASINO.punter_trick_beats_banker_trick and not PLAYTECH.punter_trick_beats_banker_trick
+    assert not SHOOT.punter_trick_beats_banker_trick
+
+
+def test_draw_on_21_accepts_the_older_booleans():
+    assert SHOOT.replace(draw_on_21=True).draw_on_21 == "any"
+    assert SHOOT.replace(draw_on_21=False).draw_on_21 == "no"
+    assert SHOOT.replace(draw_on_21=False) == SHOOT.replace(draw_on_21="no")
+    assert [SHOOT.replace(draw_on_21=k).may_draw_on(21, True) for k in ("no", "soft", "any")] == [False, True, True]
+    assert [SHOOT.replace(draw_on_21=k).may_draw_on(21, False) for k in ("no", "soft", "any")] == [False, False, True]
+
+
+def test_a_banker_drawing_on_may_hold_more_cards():
+    assert SHOOT.banker_card_limit == 5
+    assert SHOOT.replace(banker_five_cards="draw_on").banker_card_limit == 12  # A A A A 2 2 2 2 3 3 3 + 1
+    assert PLAYTECH.replace(banker_five_cards="draw_on").banker_card_limit == 22  # 21 aces + 1
 
 
 @pytest.mark.parametrize(
@@ -37,6 +57,9 @@ def test_preset_values_follow_the_seeds():
         ({"special_pontoons": (("AS", "XX"),)}, r"Rules.special_pontoons"),
         ({"banker_peek": "yes"}, r"Rules.banker_peek = 'yes'.*True or False"),
         ({"reserved_shoot_percent": 100}, r"Rules.reserved_shoot_percent = 100.*0..99"),
+        ({"draw_on_21": "hard"}, r"Rules.draw_on_21 = 'hard'.*\('no', 'soft', 'any'\)"),
+        ({"banker_five_cards": 5}, r"Rules.banker_five_cards = 5.*\('trick', 'total', 'draw_on'\)"),
+        ({"punter_trick_beats_banker_trick": 1}, r"Rules.punter_trick_beats_banker_trick = 1.*True or False"),
     ],
 )
 def test_bad_options_name_the_field_value_and_range(changes, message):
