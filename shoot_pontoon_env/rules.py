@@ -7,6 +7,7 @@ it; nothing else hard-codes a rule. ``docs/RULES.md`` maps each seed rule to a f
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -321,10 +322,39 @@ PLAYTECH = CASINO.replace(
 PRESETS: dict[str, Rules] = {rules.name: rules for rules in (SHOOT, CASINO, PLAYTECH)}
 
 
-def get_rules(rules: str | Rules) -> Rules:
-    """A preset by name, or the given Rules unchanged."""
+TUPLE_OPTIONS = ("shoot_bet_points", "special_pontoons")
+"""Options held as tuples, which a JSON or YAML spec writes as lists."""
+
+
+def _as_tuple(value: Any) -> Any:
+    return tuple(_as_tuple(v) for v in value) if isinstance(value, list) else value
+
+
+def rules_from_spec(spec: Mapping[str, Any]) -> Rules:
+    """A preset with options changed, from plain data (a JSON or YAML mapping):
+    ``{"preset": "shoot", "max_shoot_bet": 2, "shoot_bet_points": ["before_second_card"]}``.
+    Lists stand for the tuple options; the name is ``"<preset>-custom"`` unless the spec gives one."""
+    options = dict(spec)
+    preset = options.pop("preset", None)
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise RulesError(f"rules spec {dict(spec)!r}: expected a 'preset' key naming one of {sorted(PRESETS)}")
+    known = {f.name for f in dataclasses.fields(Rules)}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise RulesError(f"rules spec: unknown option(s) {unknown}: expected options of Rules, {sorted(known)}")
+    options.setdefault("name", f"{preset}-custom")
+    return PRESETS[preset].replace(**{k: _as_tuple(v) if k in TUPLE_OPTIONS else v for k, v in options.items()})
+
+
+def get_rules(rules: str | Rules | Mapping[str, Any]) -> Rules:
+    """A preset by name, the given Rules unchanged, or a preset with changes from a mapping (see
+    :func:`rules_from_spec`)."""
     if isinstance(rules, Rules):
         return rules
-    if rules in PRESETS:
+    if isinstance(rules, Mapping):
+        return rules_from_spec(rules)
+    if isinstance(rules, str) and rules in PRESETS:
         return PRESETS[rules]
-    raise RulesError(f"unknown rules preset {rules!r}: expected one of {sorted(PRESETS)} or a Rules")
+    raise RulesError(
+        f"unknown rules preset {rules!r}: expected one of {sorted(PRESETS)}, a Rules, or a mapping such as "
+        '{"preset": "shoot", "max_shoot_bet": 2}')

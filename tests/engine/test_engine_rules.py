@@ -2,7 +2,7 @@
 
 import pytest
 
-from shoot_pontoon_env.rules import CASINO, PLAYTECH, PRESETS, SHOOT, Rules, RulesError, get_rules
+from shoot_pontoon_env.rules import CASINO, PLAYTECH, PRESETS, SHOOT, Rules, RulesError, get_rules, rules_from_spec
 
 
 def test_presets_by_name():
@@ -77,3 +77,24 @@ def test_rules_are_frozen_and_hashable():
         SHOOT.num_decks = 2  # type: ignore[misc]
     assert hash(SHOOT) == hash(Rules(name="shoot"))
     assert SHOOT.to_dict()["name"] == "shoot"
+
+
+def test_a_preset_with_changes_from_plain_data():
+    spec = {"preset": "shoot", "shoot_bet_points": ["before_second_card", "before_fourth_card"], "max_shoot_bet": 2}
+    rules = get_rules(spec)
+    assert rules == SHOOT.replace(name="shoot-custom", shoot_bet_points=("before_second_card", "before_fourth_card"),
+                                  max_shoot_bet=2)
+    assert rules_from_spec({"preset": "casino", "name": "mine", "special_pontoons": []}).name == "mine"
+    assert get_rules({"preset": "playtech"}) == PLAYTECH.replace(name="playtech-custom")
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ({"max_shoot_bet": 2}, r"expected a 'preset' key naming one of \['casino', 'playtech', 'shoot'\]"),
+    ({"preset": "blackjack"}, r"'preset' key"),
+    ({"preset": "shoot", "max_shot_bet": 2}, r"unknown option\(s\) \['max_shot_bet'\]"),
+    ({"preset": "shoot", "max_shoot_bet": 0}, r"Rules.max_shoot_bet = 0 is not allowed"),
+    ({"preset": "shoot", "shoot_bet_points": ["before_river"]}, r"Rules.shoot_bet_points"),
+])
+def test_a_bad_rules_spec_names_what_is_wrong(spec, message):
+    with pytest.raises(RulesError, match=message):
+        get_rules(spec)
