@@ -13,15 +13,16 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..envs.base import PontoonSeatEnv
-from ..envs.encoding import hand_slots
+from ..envs.encoding import BANKER_RANKS, hand_slots
 from . import kernel
 from .layout import (
-    C_ACTIONS, C_BANKER_SEAT_ENV, C_DEALS_PER_EPISODE, C_FEED_CAPACITY, C_FIELDS, C_O_ACT_AMOUNT, C_O_ACT_KIND,
-    C_O_BAL, C_O_FEED, C_O_FEED_LEN, C_O_HANDS, C_O_HC, C_O_HU, C_O_SHOE, C_O_STRAT, C_PLAYERS, C_SEAT,
-    C_SLOTS, C_STARTING_CHIPS, ERRORS, F_FIELDS, F_O_ACT_MULTIPLE, F_O_STRAT, F_PENALTY, F_PENETRATION,
-    H_FIELDS, H_ORIGINAL, H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, STRAT_FLOATS, STRAT_INTS, T_BANKER,
-    T_DEALS, T_ERROR, T_FEED_COUNT, T_FEED_HEAD, T_HANDS, T_ILLEGAL, T_RESERVE, T_SHOOT, Config, Layout,
-    action_arrays, rules_fields, settlement_bytes, strategy_code, table_layout,
+    C_ACTIONS, C_BANKER_SEAT_ENV, C_DEALS_PER_EPISODE, C_FEED_CAPACITY, C_FIELDS, C_O_ACT_AMOUNT,
+    C_O_ACT_KIND, C_O_BAL, C_O_FEED, C_O_FEED_LEN, C_O_HANDS, C_O_HC, C_O_HU, C_O_SHOE, C_O_STRAT,
+    C_PLAYERS, C_SEAT, C_SLOTS, C_STARTING_CHIPS, Config, ERRORS, F_BANKER_CARDS_BOUND, F_FIELDS,
+    F_O_ACT_MULTIPLE, F_O_STRAT, F_PENALTY, F_PENETRATION, H_FIELDS, H_ORIGINAL, H_SEAT, H_SETTLED,
+    H_SHOOT_BET, H_STAKE, Layout, STRAT_FLOATS, STRAT_INTS, T_BANKER, T_DEALS, T_ERROR, T_FEED_COUNT,
+    T_FEED_HEAD, T_HANDS, T_ILLEGAL, T_RESERVE, T_SHOOT, action_arrays, rules_fields, settlement_bytes,
+    strategy_code, table_layout,
 )
 
 CHIP_LIMIT = 10**8
@@ -57,6 +58,7 @@ def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: L
     f = np.zeros(F_FIELDS + actions + STRAT_FLOATS * players, dtype=np.float64)
     f[F_PENETRATION] = rules.penetration
     f[F_PENALTY] = env.illegal_action_penalty
+    f[F_BANKER_CARDS_BOUND] = float(env.observation_space.high[BANKER_RANKS.start])  # a float32 bound
     f[F_O_ACT_MULTIPLE] = F_FIELDS
     f[F_O_STRAT] = F_FIELDS + actions
     f[F_FIELDS:F_FIELDS + actions] = act_multiple

@@ -18,27 +18,28 @@ from numba import njit, typeof, types
 
 from ..envs import encoding as enc
 from .layout import (
-    C_ACTIONS, C_BANK_SALE, C_BANK_SALE_PRICE, C_BANKER_PONTOON_MULTIPLE, C_BANKER_SEAT_ENV, C_BANKER_TRICK,
-    C_BASE_STAKE, C_BET_BEFORE_DEAL, C_BET_BEFORE_FOURTH, C_BET_BEFORE_SECOND, C_BUY_AFTER_TWIST, C_BUY_FACE_DOWN,
-    C_BUY_MAX, C_BUY_MIN, C_DEALER, C_DEALER_HITS_SOFT_17, C_DEALER_STANDS_ON, C_DEALS_PER_EPISODE, C_DECKS,
-    C_DOUBLE_STAKES, C_DRAW_ON_21, C_FEED_CAPACITY, C_INITIAL_SHOOT, C_MAX_BOXES, C_MAX_BUYS, C_MAX_SHOOT_BET,
-    C_MAX_SPLIT_HANDS, C_MAX_STAKE, C_MAX_STAKE_MULTIPLE, C_MIN_STAKE, C_O_ACT_AMOUNT, C_O_ACT_KIND, C_O_BAL,
-    C_O_FEED, C_O_FEED_LEN, C_O_HANDS, C_O_HC, C_O_HU, C_O_SHOE, C_O_STRAT, C_PEEK, C_PERSISTENT, C_PLAYERS,
-    C_PONTOON_AFTER_SPLIT, C_PROGRESSIVE, C_RESERVE_PERCENT, C_SEAT, C_SHOE_FULL, C_SHOOT, C_SHOOT_CAP,
-    C_SHOWS_FIRST, C_SLOTS, C_SPLIT_BY_VALUE, C_STARTING_CHIPS, C_STICK_MINIMUM, E_FEED_EMPTY, E_NO_DECISION,
-    E_OPPONENT_ILLEGAL, E_RUNAWAY, E_SHOE_EXHAUSTED, F_O_ACT_MULTIPLE, F_O_STRAT, F_PENALTY, F_PENETRATION,
-    H_BOX, H_BUYS, H_CARDS, H_DONE, H_DOUBLED, H_FIELDS, H_FOURTH_OFFERED, H_FROM_SPLIT, H_ORIGINAL,
-    H_RESHUFFLED, H_RESULT, H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, H_TWISTS, H_WON_FROM_SHOOT, HC_BUST,
-    HC_FIVE_CARD_TRICK, HC_PONTOON, HC_TOTAL, HC_TWENTY_ONE, K_BUY, K_DOUBLE, K_KEEP_BANK, K_O_BC, K_O_BU,
-    K_O_SEEN, K_SELL_BANK, K_SHOOT_BET, K_SPLIT, K_STAKE, K_STICK, K_TWIST, MAX_BANKER_CARDS, MAX_HAND_CARDS,
-    MAX_TOTAL, NONE, NUM_KINDS, O_LOSE, O_PUSH, O_WIN, PH_BANK_DECISION, PH_BANKER, PH_DEAL_OVER, PH_PLAY,
-    PH_SHOOT_BETS, PH_STAKES, S_DEALER, S_RANDOM, S_SHOOT_AWARE, S_TIPS, SF_A, SF_B, SI_A, SI_B,
-    SI_BANKER_STAND, SI_PUNTER_STICK, ST_BANK, ST_BANKER, ST_BET_BEFORE_DEAL, ST_BET_BEFORE_SECOND,
-    ST_FIRST_CARDS, ST_OVER, ST_PEEK, ST_PLAY, ST_SECOND_CARDS, ST_SETTLE, ST_STAKES, STRAT_FLOATS,
-    STRAT_INTS, T_ACK, T_BANKER, T_BANKER_CARDS, T_BOX, T_CURSOR, T_DEAL_NUMBER, T_DEALS, T_DECIDED,
-    T_ERROR, T_FEED_COUNT, T_FEED_HEAD, T_FORFEITED, T_HANDS, T_ILLEGAL, T_PHASE, T_RESERVE, T_REVEALED,
-    T_SHOE_POS, T_SHOE_SHUFFLED, T_SHOE_SIZE, T_SHOOT, T_SHUFFLES, T_STAGE, T_TERMINAL, T_TURNOVERS,
-    T_WEALTH_MARK, TAB_O_SPECIAL,
+    C_ACTIONS, C_BANKER_SEAT_ENV, C_BANKER_STOPS_AT_FIVE, C_BANKER_TRICK, C_BANK_SALE, C_BANK_SALE_PRICE,
+    C_BASE_STAKE, C_BET_BEFORE_DEAL, C_BET_BEFORE_FOURTH, C_BET_BEFORE_SECOND, C_BUY_AFTER_TWIST,
+    C_BUY_FACE_DOWN, C_BUY_MAX, C_BUY_MIN, C_DEALER, C_DEALER_HITS_SOFT_17, C_DEALER_STANDS_ON,
+    C_DEALS_PER_EPISODE, C_DECKS, C_DOUBLE_STAKES, C_DRAW_ON_21, C_FEED_CAPACITY, C_INITIAL_SHOOT,
+    C_MAX_BOXES, C_MAX_BUYS, C_MAX_SHOOT_BET, C_MAX_SPLIT_HANDS, C_MAX_STAKE, C_MAX_STAKE_MULTIPLE,
+    C_MIN_STAKE, C_O_ACT_AMOUNT, C_O_ACT_KIND, C_O_BAL, C_O_FEED, C_O_FEED_LEN, C_O_HANDS, C_O_HC,
+    C_O_HU, C_O_SHOE, C_O_STRAT, C_PEEK, C_PERSISTENT, C_PLAYERS, C_PONTOON_AFTER_SPLIT, C_PROGRESSIVE,
+    C_RESERVE_PERCENT, C_SEAT, C_SHOE_FULL, C_SHOOT, C_SHOOT_CAP, C_SHOWS_FIRST, C_SPLIT_BY_VALUE,
+    C_STARTING_CHIPS, C_STICK_MINIMUM, DRAW_ANY, DRAW_SOFT, E_FEED_EMPTY, E_NO_DECISION,
+    E_OPPONENT_ILLEGAL, E_RUNAWAY, E_SHOE_EXHAUSTED, F_BANKER_CARDS_BOUND, F_O_ACT_MULTIPLE, F_O_STRAT,
+    F_PENALTY, F_PENETRATION, HC_BUST, HC_FIVE_CARD_TRICK, HC_PONTOON, HC_TOTAL, HC_TWENTY_ONE, H_BOX,
+    H_BUYS, H_CARDS, H_DONE, H_DOUBLED, H_FIELDS, H_FOURTH_OFFERED, H_FROM_SPLIT, H_ORIGINAL,
+    H_RESHUFFLED, H_RESULT, H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, H_TWISTS, H_WON_FROM_SHOOT, K_BUY,
+    K_DOUBLE, K_KEEP_BANK, K_O_BC, K_O_BU, K_O_SEEN, K_SELL_BANK, K_SHOOT_BET, K_SPLIT, K_STAKE, K_STICK,
+    K_TWIST, MAX_BANKER_CARDS, MAX_HAND_CARDS, MAX_TOTAL, NONE, NUM_KINDS, O_LOSE, O_PUSH, O_WIN,
+    PH_BANKER, PH_BANK_DECISION, PH_DEAL_OVER, PH_PLAY, PH_SHOOT_BETS, PH_STAKES, SF_A, SF_B, SI_A, SI_B,
+    SI_BANKER_STAND, SI_PUNTER_STICK, STRAT_FLOATS, STRAT_INTS, ST_BANK, ST_BANKER, ST_BET_BEFORE_DEAL,
+    ST_BET_BEFORE_SECOND, ST_FIRST_CARDS, ST_OVER, ST_PEEK, ST_PLAY, ST_SECOND_CARDS, ST_SETTLE,
+    ST_STAKES, S_DEALER, S_RANDOM, S_SHOOT_AWARE, S_TIPS, TAB_O_SPECIAL, T_ACK, T_BANKER, T_BANKER_CARDS,
+    T_BOX, T_CURSOR, T_DEALS, T_DEAL_NUMBER, T_DECIDED, T_ERROR, T_FEED_COUNT, T_FEED_HEAD, T_FORFEITED,
+    T_HANDS, T_ILLEGAL, T_PHASE, T_RESERVE, T_REVEALED, T_SHOE_POS, T_SHOE_SHUFFLED, T_SHOE_SIZE,
+    T_SHOOT, T_SHUFFLES, T_STAGE, T_TERMINAL, T_TURNOVERS, T_WEALTH_MARK,
 )
 
 I, B, F = types.int64, types.boolean, types.float64
@@ -211,10 +212,11 @@ def banker_class(t, k8, c):
     return HC_TOTAL, total
 
 
-@jit(I64, I, inline=True)
-def may_draw(c, total):
-    """Whether a hand of this total may still take a card (Rules.draw_on_21)."""
-    return total < 21 or c[C_DRAW_ON_21] != 0
+@jit(I64, I, B, inline=True)
+def may_draw(c, total, soft):
+    """Rules.may_draw_on: whether a hand of this total may still take a card (Rules.draw_on_21)."""
+    rule = c[C_DRAW_ON_21]
+    return total < 21 or (total == 21 and (rule == DRAW_ANY or (rule == DRAW_SOFT and soft)))
 
 
 # =========================================================================== legality (Table.legal_moves)
@@ -305,7 +307,7 @@ def can_split(t, k8, c, k):
 @jit(ROWS, I64, I, I64)
 def hand_moves(t, k8, c, k, mv):
     """Table._hand_moves."""
-    total, _ = hand_total(t, k8, c, k)
+    total, soft = hand_total(t, k8, c, k)
     n = 0
     if total >= c[C_STICK_MINIMUM]:
         n = put(mv, n, K_STICK, 0, 0)
@@ -313,7 +315,7 @@ def hand_moves(t, k8, c, k, mv):
         if t[hand_at(c, k, H_TWISTS)] == 0:
             n = put(mv, n, K_TWIST, 0, 0)
         return n
-    if may_draw(c, total):
+    if may_draw(c, total, soft):
         n = put(mv, n, K_TWIST, 0, 0)
         low, high = buy_range(t, c, k)
         if low <= high:
@@ -344,8 +346,8 @@ def legal_moves(t, k8, c, mv):
         return hand_moves(t, k8, c, k, mv)
     if phase == PH_BANKER:
         n = put(mv, 0, K_STICK, 0, 0)
-        total, _ = best_total(k8, K_O_BC, t[T_BANKER_CARDS])
-        if may_draw(c, total):
+        total, soft = best_total(k8, K_O_BC, t[T_BANKER_CARDS])
+        if may_draw(c, total, soft):
             n = put(mv, n, K_TWIST, 0, 0)
         return n
     if phase == PH_BANK_DECISION:
@@ -589,6 +591,22 @@ def reveal_banker(t, k8):
             k8[K_O_BU + p] = 1
 
 
+@jit(ROWS, I64, I8ROW, I, I, I, I64, I)
+def showdown(t, k8, c, tab, k, banker, banker_total, out, slot):
+    """settlement.showdown of hand k against the banker's (class, total), from its table, into
+    out[slot] (outcome) and out[slot + 1] (multiple)."""
+    cls, total = hand_class(t, k8, c, k)
+    special = 0
+    if cls == HC_PONTOON:
+        special = tab[TAB_O_SPECIAL + 52 * k8[card_at(c, k, 0)] + k8[card_at(c, k, 1)]]
+    entry = (cls * SD_CLASS + total * SD_TOTAL + t[hand_at(c, k, H_FROM_SPLIT)] * SD_SPLIT
+             + special * SD_SPECIAL + banker * SD_BANKER + banker_total * SD_BANKER_TOTAL)
+    out[slot] = tab[entry]
+    out[slot + 1] = tab[entry + SD_FIELD]
+    if out[slot] < 0:
+        fail(t, 0, E_RUNAWAY)
+
+
 @jit(ROWS, CFG, I64)
 def settle_showdown(t, k8, c, f, tab, out):
     """Table._settle_showdown: losing hands first, then winning hands, in dealing order; outcomes
@@ -602,16 +620,7 @@ def settle_showdown(t, k8, c, f, tab, out):
         out[2 * k] = -1
         if t[hand_at(c, k, H_SETTLED)] == 0:
             reveal_hand(t, k8, c, k)
-            cls, total = hand_class(t, k8, c, k)
-            special = 0
-            if cls == HC_PONTOON:
-                special = tab[TAB_O_SPECIAL + 52 * k8[card_at(c, k, 0)] + k8[card_at(c, k, 1)]]
-            entry = (cls * SD_CLASS + total * SD_TOTAL + t[hand_at(c, k, H_FROM_SPLIT)] * SD_SPLIT
-                     + special * SD_SPECIAL + banker * SD_BANKER + banker_total * SD_BANKER_TOTAL)
-            out[2 * k] = tab[entry]
-            out[2 * k + 1] = tab[entry + SD_FIELD]
-            if out[2 * k] < 0:
-                fail(t, 0, E_RUNAWAY)
+            showdown(t, k8, c, tab, k, banker, banker_total, out, 2 * k)
     for k in range(hands):
         if out[2 * k] >= 0 and out[2 * k] != O_WIN:
             settle_hand(t, c, k, out[2 * k], out[2 * k + 1])
@@ -620,13 +629,15 @@ def settle_showdown(t, k8, c, f, tab, out):
             settle_hand(t, c, k, O_WIN, out[2 * k + 1])
 
 
-@jit(ROWS, I64)
-def banker_pontoon_on_peek(t, k8, c):
+@jit(ROWS, CFG, I64)
+def banker_pontoon_on_peek(t, k8, c, f, tab, out):
+    """Table._banker_pontoon_on_peek: every hand meets the banker's Pontoon by the showdown's rule."""
     reveal_banker(t, k8)
     for k in range(t[T_HANDS]):
         if t[hand_at(c, k, H_SETTLED)] == 0:
             reveal_hand(t, k8, c, k)
-            settle_hand(t, c, k, O_LOSE, c[C_BANKER_PONTOON_MULTIPLE])
+            showdown(t, k8, c, tab, k, HC_PONTOON, 21, out, 0)
+            settle_hand(t, c, k, out[0], out[1])
 
 
 @jit(I32ROW, I64)
@@ -769,7 +780,7 @@ def apply_shoot_bet(t, c, amount):
 def after_card(t, k8, c, k):
     """Table._after_card: bust, Five Card Trick, Pontoon and forced stands."""
     n = t[hand_at(c, k, H_CARDS)]
-    total, _ = hand_total(t, k8, c, k)
+    total, soft = hand_total(t, k8, c, k)
     if total > 21:
         reveal_hand(t, k8, c, k)
         settle_hand(t, c, k, O_LOSE, 1)
@@ -780,7 +791,7 @@ def after_card(t, k8, c, k):
     elif n == 2 and hand_class(t, k8, c, k)[0] == HC_PONTOON:
         t[hand_at(c, k, H_DONE)] = 1
         reveal_hand(t, k8, c, k)
-    elif total == 21 and not may_draw(c, total):
+    elif total == 21 and not may_draw(c, total, soft):
         t[hand_at(c, k, H_DONE)] = 1
 
 
@@ -841,7 +852,7 @@ def apply_hand_action(t, k8, c, kind, amount, rng, counts):
 def banker_done_drawing(t, k8, c):
     """Table._banker_done_drawing."""
     total, soft = best_total(k8, K_O_BC, t[T_BANKER_CARDS])
-    if total > 21 or t[T_BANKER_CARDS] >= 5:
+    if total > 21 or (t[T_BANKER_CARDS] >= 5 and c[C_BANKER_STOPS_AT_FIVE] != 0):
         return True
     if c[C_DEALER] != 0:
         stands = c[C_DEALER_STANDS_ON]
@@ -850,7 +861,7 @@ def banker_done_drawing(t, k8, c):
         if total == stands:
             return not (soft and c[C_DEALER_HITS_SOFT_17] != 0 and total == 17)
         return False
-    return total == 21 and not may_draw(c, total)
+    return not may_draw(c, total, soft)
 
 
 @jit(ROWS, I64, RNG, I64)
@@ -907,7 +918,7 @@ def advance(t, k8, c, f, tab, rng, out, counts):
             t[T_STAGE] = ST_PLAY
             t[T_CURSOR] = -1
             if c[C_PEEK] != 0 and is_pontoon_pair(k8, K_O_BC, t[T_BANKER_CARDS]):
-                banker_pontoon_on_peek(t, k8, c)
+                banker_pontoon_on_peek(t, k8, c, f, tab, out)
                 t[T_STAGE] = ST_BANK
                 continue
             next_hand(t, k8, c, rng, counts)
@@ -1335,8 +1346,8 @@ def encode_hand(t, k8, c, k, row, start, seat, banker, is_current):
     row[start + OH_RESULT] = clip(t[base + H_RESULT] / unit, -CHIP_BOUND, CHIP_BOUND)
 
 
-@jit(ROWS, I64, I64, I, I, I64, F32ROW)
-def encode(t, k8, c, mv, n, current, counts, row):
+@jit(ROWS, I64, F64, I64, I, I, I64, F32ROW)
+def encode(t, k8, c, f, mv, n, current, counts, row):
     """ObservationEncoder.encode of the agent seat's view into row (counts: 13 ints of scratch)."""
     for o in range(row.shape[0]):
         row[o] = 0.0
@@ -1386,15 +1397,16 @@ def encode(t, k8, c, mv, n, current, counts, row):
             rank = card // 4
             row[O_BANKER_RANKS + rank] = row[O_BANKER_RANKS + rank] + FIFTH
             counts[rank] += 1
+    bound = f[F_BANKER_CARDS_BOUND]
     for r in range(13):
-        if row[O_BANKER_RANKS + r] > 1.0:
-            row[O_BANKER_RANKS + r] = 1.0
+        if row[O_BANKER_RANKS + r] > bound:
+            row[O_BANKER_RANKS + r] = bound
     if first >= 0:
         row[O_BANKER_FIRST + first // 4] = 1.0
     soft = ace and hard + 10 <= 21
     total = hard + 10 if soft else hard
     hidden = t[T_BANKER_CARDS] - visible
-    row[O_BANKER_VISIBLE] = clip(visible / CARDS_SCALE, 0.0, 1.0)
+    row[O_BANKER_VISIBLE] = clip(visible / CARDS_SCALE, 0.0, bound)
     row[O_BANKER_HIDDEN] = clip(hidden / CARDS_SCALE, 0.0, 1.0)
     row[O_BANKER_TOTAL] = clip(total / TOTAL_SCALE, 0.0, TOTAL_BOUND)
     row[O_BANKER_SOFT] = 1.0 if soft else 0.0
@@ -1431,7 +1443,7 @@ def refresh(t, k8, c, f, mv, counts, row, mask):
     n = agent_moves(t, k8, c, mv)
     current = current_hand(t, c)
     write_mask(t, c, f, mv, n, current, mask)
-    encode(t, k8, c, mv, n, current, counts, row)
+    encode(t, k8, c, f, mv, n, current, counts, row)
 
 
 @jit(ROWS, CFG, B, I64, RNG, I64, I64, F32ROW, BOOLS)

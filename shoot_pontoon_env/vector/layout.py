@@ -21,7 +21,7 @@ from ..engine.settlement import Outcome, is_special_pontoon, showdown
 from ..engine.table import Phase, Stage
 from ..envs import encoding as enc
 from ..envs.action_table import ActionTable
-from ..rules import Rules
+from ..rules import DRAW_ON_21_KINDS, Rules
 from ..strategies import (
     DealerRulesBanker,
     RandomPlayer,
@@ -45,7 +45,10 @@ O_LOSE, O_PUSH, O_WIN = (int(o) for o in Outcome)
 MAX_HAND_CARDS = 5
 """A punter hand stands at five cards."""
 MAX_BANKER_CARDS = 22
-"""A banker hand that draws past five cards (up to 21 aces and a card that busts)."""
+"""A banker hand that draws on past five cards (at most 21 aces and a card that busts: the most
+``Rules.banker_card_limit`` gives)."""
+DRAW_NO, DRAW_SOFT, DRAW_ANY = range(3)
+"""Rules.draw_on_21 as an index of DRAW_ON_21_KINDS."""
 MAX_TOTAL = 32
 """Totals index 0..31 (a bust shows at most 21 + 10)."""
 MAX_MOVES = enc.MAX_MOVES
@@ -81,12 +84,12 @@ ERRORS = {
  C_DOUBLE_STAKES, C_SPLIT_BY_VALUE, C_MAX_SPLIT_HANDS, C_PONTOON_AFTER_SPLIT, C_PLAYERS, C_SEAT,
  C_BANKER_SEAT_ENV, C_DEALS_PER_EPISODE, C_STARTING_CHIPS, C_ACTIONS, C_SLOTS, C_SHOE_FULL,
  C_O_BAL, C_O_HANDS, C_O_FEED_LEN, C_O_HC, C_O_HU, C_O_SHOE, C_O_FEED, C_FEED_CAPACITY,
- C_O_ACT_KIND, C_O_ACT_AMOUNT, C_O_STRAT) = range(55)
-C_FIELDS = 55
+ C_O_ACT_KIND, C_O_ACT_AMOUNT, C_O_STRAT, C_BANKER_STOPS_AT_FIVE) = range(56)
+C_FIELDS = 56
 """Fixed fields of the int64 config (rules, seats, and the offsets of a table's rows); the action
 table and the players follow at C_O_ACT_KIND, C_O_ACT_AMOUNT and C_O_STRAT."""
-F_PENETRATION, F_PENALTY, F_O_ACT_MULTIPLE, F_O_STRAT = range(4)
-F_FIELDS = 4
+F_PENETRATION, F_PENALTY, F_O_ACT_MULTIPLE, F_O_STRAT, F_BANKER_CARDS_BOUND = range(5)
+F_FIELDS = 5
 NONE = -1
 """An optional rule (``None`` in Rules) as an int."""
 
@@ -168,8 +171,9 @@ def rules_fields(rules: Rules) -> dict[int, int]:
         C_BANK_SALE: rules.bank_sale, C_BANK_SALE_PRICE: rules.bank_sale_price, C_PEEK: rules.banker_peek,
         C_BANKER_PONTOON_MULTIPLE: rules.banker_pontoon_multiple, C_DEALER: rules.banker_play == "dealer",
         C_DEALER_STANDS_ON: rules.dealer_stands_on, C_DEALER_HITS_SOFT_17: rules.dealer_hits_soft_17,
-        C_SHOWS_FIRST: rules.dealer_shows_first_card, C_BANKER_TRICK: rules.banker_five_card_trick,
-        C_STICK_MINIMUM: rules.stick_minimum, C_DRAW_ON_21: rules.draw_on_21,
+        C_SHOWS_FIRST: rules.dealer_shows_first_card, C_BANKER_TRICK: rules.banker_five_cards == "trick",
+        C_BANKER_STOPS_AT_FIVE: rules.banker_stops_at_five, C_STICK_MINIMUM: rules.stick_minimum,
+        C_DRAW_ON_21: DRAW_ON_21_KINDS.index(rules.draw_on_21),
         C_BUY_MIN: rules.buy_min_multiple, C_BUY_MAX: rules.buy_max_multiple, C_MAX_BUYS: _opt(rules.max_buys),
         C_BUY_AFTER_TWIST: rules.buy_after_twist, C_MAX_STAKE_MULTIPLE: _opt(rules.max_stake_multiple),
         C_BUY_FACE_DOWN: rules.buy_face_down, C_DOUBLE_STAKES: rules.double_stakes,

@@ -12,7 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shoot_pontoon_env.engine.table import Table
-from shoot_pontoon_env.rules import CASINO, PLAYTECH, SHOOT, SHOOT_BET_POINTS, Rules, RulesError
+from shoot_pontoon_env.rules import (
+    BANKER_FIVE_CARD_KINDS, CASINO, DRAW_ON_21_KINDS, PLAYTECH, SHOOT, SHOOT_BET_POINTS, Rules, RulesError,
+)
 from shoot_pontoon_env.strategies import DealerRulesBanker, ShootAwareBanker, ThresholdPunter, TipsPunter
 
 PRESET_CONFIGS = [
@@ -62,11 +64,12 @@ def table_variations(draw) -> tuple[str, dict]:
         "dealer_stands_on": draw(st.integers(15, 18)),
         "dealer_hits_soft_17": draw(st.booleans()),
         "dealer_shows_first_card": draw(st.booleans()),
-        "banker_five_card_trick": draw(st.booleans()),
+        "banker_five_cards": draw(st.sampled_from(BANKER_FIVE_CARD_KINDS)),
+        "punter_trick_beats_banker_trick": draw(st.booleans()),
         "ties": draw(st.sampled_from(["banker", "push"])),
         "stick_minimum": draw(st.sampled_from([2, 12, 15, 16])),
         "punter_loses_at_or_below": draw(st.sampled_from([None, 15, 16])),
-        "draw_on_21": draw(st.booleans()),
+        "draw_on_21": draw(st.sampled_from(DRAW_ON_21_KINDS + (True, False))),
         "buy_min_multiple": 1,
         "buy_max_multiple": draw(st.integers(1, 3)),
         "max_buys": draw(st.sampled_from([None, 0, 1, 2])),
