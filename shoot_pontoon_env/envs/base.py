@@ -7,7 +7,6 @@ turns views into observations and chips into rewards.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import gymnasium as gym
@@ -231,13 +230,13 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
     # ------------------------------------------------------------------ observation, mask, info
     def _agent_view(self) -> SeatView:
         view = seat_view(self.table, self.seat)
-        return replace(view, legal=ACKNOWLEDGE) if self._acknowledge else view
+        return view._replace(legal=ACKNOWLEDGE) if self._acknowledge else view
 
     def _refresh(self) -> None:
         """The agent's view and mask after a change; nothing is legal once the episode is over (even
         where the table would ask the agent's seat, banked by its strategy, about the bank)."""
         view = self._agent_view()
-        self._view = replace(view, legal=()) if self._terminal and view.legal else view
+        self._view = view._replace(legal=()) if self._terminal and view.legal else view
         self._mask = self.action_table.mask(self._view)
 
     def _observation(self) -> np.ndarray:
