@@ -399,12 +399,24 @@ def take_fed_order(t, k8, c):
 
 @jit(ROWS, I64)
 def fresh_shoe(t, k8, c):
-    """A new Shoe: every card, unshuffled, no shuffle yet."""
-    full = c[C_SHOE_FULL]
-    shoe = c[C_O_SHOE]
-    for p in range(full):
-        k8[shoe + p] = p % 52
-    t[T_SHOE_SIZE] = full
+    """A new Shoe: every card in pack order, no shuffle yet."""
+    p = c[C_O_SHOE]
+    for _ in range(c[C_DECKS]):
+        for card in range(52):
+            k8[p] = card
+            p += 1
+    t[T_SHOE_SIZE] = c[C_SHOE_FULL]
+    t[T_SHOE_POS] = 0
+    t[T_SHOE_SHUFFLED] = 0
+    t[T_SHUFFLES] = 0
+
+
+@jit(ROWS, I64)
+def renew_shoe(t, k8, c):
+    """A new Shoe for the next shuffle only: the cards stay in whatever order they are (the lazy
+    shuffle draws a uniform order from any arrangement), unless a restock left part of them out."""
+    if t[T_SHOE_SIZE] != c[C_SHOE_FULL]:
+        fresh_shoe(t, k8, c)
     t[T_SHOE_POS] = 0
     t[T_SHOE_SHUFFLED] = 0
     t[T_SHUFFLES] = 0
@@ -1449,12 +1461,16 @@ def refresh(t, k8, c, f, mv, counts, row, mask):
 @jit(ROWS, CFG, B, I64, RNG, I64, I64, F32ROW, BOOLS)
 def env_reset(t, k8, c, f, tab, carry, mv, rng, out, counts, row, mask):
     """PontoonSeatEnv.reset of one table: a fresh table; a persistent shoe carries over (with its
-    count) when ``carry`` and the previous deal was settled (PontoonSeatEnv._carry_shoe)."""
+    count) when ``carry`` and the previous deal was settled (PontoonSeatEnv._carry_shoe). Without
+    ``carry`` (a seeded reset) the shoe starts in pack order, so that the seed alone decides the game."""
     phase = t[T_PHASE]
     if carry and c[C_PERSISTENT] != 0 and (phase == PH_BANK_DECISION or phase == PH_DEAL_OVER):
         count_cards_of_deal(t, k8, c)
     else:
-        fresh_shoe(t, k8, c)
+        if carry:
+            renew_shoe(t, k8, c)
+        else:
+            fresh_shoe(t, k8, c)
         clear_seen(k8)
     for seat in range(c[C_PLAYERS]):
         t[c[C_O_BAL] + seat] = c[C_STARTING_CHIPS]
