@@ -87,7 +87,7 @@ def test_the_banker_env_refuses_a_dealer_who_draws_by_fixed_rules():
     ({"illegal_action_penalty": float("nan")}, r"illegal_action_penalty = nan"),
     ({"strict": "yes"}, r"strict = 'yes': expected True or False"),
     ({"starting_chips": -5}, r"starting_chips = -5"),
-    ({"render_mode": "rgb_array"}, r"render_mode = 'rgb_array': expected None or one of"),
+    ({"render_mode": "rgb"}, r"render_mode = 'rgb': expected None or one of \('ansi', 'human', 'rgb_array'\)"),
 ])
 def test_bad_punter_arguments_name_the_argument_and_what_is_allowed(kwargs, match):
     with pytest.raises(ValueError, match=match):
