@@ -145,3 +145,19 @@ def test_a_stacked_shoe_the_packs_cannot_hold_is_refused():
         env.reset(options={"stacked": "AS AS"})
     obs, info = env.reset(seed=0)  # the env is usable again
     assert info["action_mask"].any()
+
+
+@pytest.mark.parametrize("env_id", sorted(ENV_IDS))
+def test_masks_are_found_through_gym_make_and_user_wrappers(env_id):
+    """The documented ways (``get_wrapper_attr``, ``unwrapped``) and sb3-contrib's helpers, through
+    Gymnasium's wrappers and more stacked on top; the plain attribute is not forwarded (Gymnasium 1.x)."""
+    from gymnasium.wrappers import RecordEpisodeStatistics, TimeLimit
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
+    env = TimeLimit(RecordEpisodeStatistics(gym.make(env_id)), max_episode_steps=100)
+    obs, info = env.reset(seed=0)
+    for masks in (env.get_wrapper_attr("action_masks")(), env.unwrapped.action_masks(), get_action_masks(env)):
+        assert np.array_equal(masks, info["action_mask"]) and masks.any()
+    assert is_masking_supported(env)
+    with pytest.raises(AttributeError):
+        env.action_masks  # noqa: B018  (what the README no longer suggests)
