@@ -161,3 +161,11 @@ def test_masks_are_found_through_gym_make_and_user_wrappers(env_id):
     assert is_masking_supported(env)
     with pytest.raises(AttributeError):
         env.action_masks  # noqa: B018  (what the README no longer suggests)
+
+
+def test_rules_as_a_preset_with_changes():
+    env = gym.make("ShootPontoon-v0", rules={"preset": "shoot", "shoot_bet_points": ["before_second_card"],
+                                            "max_shoot_bet": 2})
+    assert env.unwrapped.rules.shoot_bet_points == ("before_second_card",) and env.unwrapped.rules.max_shoot_bet == 2
+    with pytest.raises(ValueError, match=r"rules = .*unknown option\(s\) \['max_shot_bet'\]"):
+        gym.make("ShootPontoon-v0", rules={"preset": "shoot", "max_shot_bet": 2})
