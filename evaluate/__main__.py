@@ -73,8 +73,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.env not in gym.registry:
         raise UsageError(f"argument --env: {args.env!r} is not a registered Gymnasium id; expected one of "
                          f"{sorted(shoot_pontoon_env.envs.ENV_IDS)}")
-    if args.out.exists() and not args.out.is_dir():
-        raise UsageError(f"argument --out: {args.out} is a file, expected a folder")
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"argument --out: {args.out}: expected a folder that can be written "
+                         f"({error.strerror or error})") from None
     if args.learning_curve is not None:
         _load_learning_curve(args.learning_curve)
 

@@ -58,6 +58,8 @@ BAD = [
      r"values, 10 actions\); the model was trained on ShootPontoon-v0"),
     ("evaluate", ["--seed", "-3"], r"argument --seed: '-3' is not an int in 0\.\."),
     ("evaluate", ["--learning-curve", "nosuch.npz"], r"argument --learning-curve: 'nosuch\.npz': no such file"),
+    ("evaluate", ["--out", "README.md/report"], r"argument --out: README\.md/report: expected a folder that can be"),
+    ("train", ["--set", "log_dir=README.md"], r"log_dir = 'README\.md', .*cannot be made"),
     ("solver", ["--shoot-ratio", "-1"], r"argument --shoot-ratio: '-1' is not a finite number above 0 and <= 1000"),
     ("solver", ["--shoot-ratio", "nan"], r"argument --shoot-ratio: 'nan' is not a finite number"),
     ("solver", ["--banker-stands-on", "99"], r"argument --banker-stands-on: '99' is not an int in 12\.\.21"),
@@ -77,7 +79,8 @@ BAD = [
 def test_a_bad_option_is_one_line_naming_it_and_exit_status_2(cli, argv, match, capsys, tmp_path):
     import re
 
-    status = run(main_of(cli), [*argv, *(["--out", str(tmp_path)] if cli == "evaluate" else [])])
+    extra = ["--out", str(tmp_path)] if cli == "evaluate" and "--out" not in argv else []
+    status = run(main_of(cli), [*argv, *extra])
     out, err = capsys.readouterr()
     assert status == 2
     lines = err.strip().splitlines()

@@ -49,6 +49,11 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, TypeError) as error:
         raise UsageError(str(error)) from None
     check_envs(config)
+    try:
+        config.run_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"log_dir = {config.log_dir!r}, run_name = {config.run_name!r}: the run folder "
+                         f"{config.run_dir} cannot be made ({error.strerror or error})") from None
     from agents.safe_load import ModelFileError
 
     from .run import train  # torch and SB3: only once the arguments are known to be good
