@@ -58,6 +58,9 @@ class TrainedAgent(Agent):
         import gymnasium as gym
 
         context = self.context
+        if context.observation_space is None or context.action_space is None:
+            raise ValueError(f"{self.name}: bind a trained agent to an env (EnvContext.of(env)), which gives "
+                             "the spaces its policy is rebuilt for")
         observation_space = context.observation_space
         if self.observation == "compact":
             observation_space = gym.spaces.Box(0.0, 1.0, shape=(COMPACT_SIZE,), dtype=np.float32)

@@ -23,6 +23,8 @@ def test_gymnasium_and_sb3_checkers_pass_with_warnings_as_errors(config, capsys)
         check_env(gym.make(env_id, **kwargs).unwrapped)  # renders every mode ("human" prints)
         sb3_check_env(gym.make(env_id, **kwargs).unwrapped)
         sb3_check_env(gym.make(env_id, render_mode="ansi", **kwargs).unwrapped, skip_render_check=False)
+        check_env(gym.make(env_id, render_mode="rgb_array", **kwargs).unwrapped)  # checks the picture's array
+        sb3_check_env(gym.make(env_id, render_mode="rgb_array", **kwargs).unwrapped, skip_render_check=False)
 
 
 def test_every_id_is_registered_and_registration_is_idempotent():
