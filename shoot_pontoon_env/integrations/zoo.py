@@ -46,7 +46,7 @@ def register_maskable_ppo(masked_evaluation: bool) -> None:
 
         def preprocess_with_eval_kwargs(self: Any, hyperparams: dict[str, Any]) -> Any:
             result = preprocess(self, hyperparams)
-            if self._eval_env_kwargs_args is None:
+            if hasattr(self, "eval_env_kwargs") and getattr(self, "_eval_env_kwargs_args", None) is None:
                 self.eval_env_kwargs = self.env_kwargs
             return result
 
