@@ -5,8 +5,9 @@ script (``rl_zoo3.train``) with one algorithm more: ``--algo ppo_mask``, sb3-con
 whose periodic evaluations (``--eval-freq``, ``--eval-episodes``) play with action masks
 (sb3-contrib's ``MaskableEvalCallback`` in place of the zoo's ``EvalCallback``, which would call
 ``predict`` without masks). Every other option, the hyperparameter files (``hyperparams/ppo_mask.yml``)
-and the log folders are the zoo's; other algorithms run exactly as under ``python -m rl_zoo3.train``.
-Commands: docs/ECOSYSTEM.md.
+and the log folders are the zoo's; other algorithms run as under ``python -m rl_zoo3.train``, except
+that the evaluation env gets the hyperparameter file's ``env_kwargs`` too (see
+:func:`register_maskable_ppo`). Commands: docs/ECOSYSTEM.md.
 """
 
 from __future__ import annotations
