@@ -25,8 +25,22 @@ from .layout import (
     strategy_code, table_layout,
 )
 
-CHIP_LIMIT = 10**8
-"""Chips a seat may start with: the batch keeps chips in int32."""
+INT32_CHIPS = 2**31 - 1
+"""The batch keeps chips in int32 (half the memory of a table); tables that could pass it are refused."""
+
+
+def chip_bound(env: PontoonSeatEnv) -> int:
+    """A bound on any chip count an episode can reach: every seat's starting chips plus, for every deal,
+    each hand's largest stake (a buy of every card, or Double Stakes) at the largest pay, for every
+    hand a table can hold, and the Shoot posts, bets and sale price."""
+    rules = env.rules
+    largest_stake = rules.max_stake * max(rules.max_stake_multiple or 1 + 3 * rules.buy_max_multiple, 2)
+    largest_pay = max(rules.win_pays, rules.twenty_one_pays, rules.pontoon_pays, rules.five_card_trick_pays,
+                      rules.special_pontoon_pays, rules.banker_pontoon_multiple, 2) + 1
+    hands = hand_slots(rules, env.num_players)
+    shoot = rules.initial_shoot + (rules.shoot_cap or 0) + rules.bank_sale_price + (rules.max_shoot_bet or 0)
+    per_deal = hands * (largest_stake * largest_pay + rules.max_stake) + 4 * shoot
+    return env.num_players * env.starting_chips + env.deals_per_episode * env.num_players * per_deal
 
 
 def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: Layout,
@@ -34,9 +48,11 @@ def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: L
     """The kernel's Config of a scalar env; ``player_arguments[s]`` names the argument that gave seat
     ``s`` its table player (for the error about a player the batch cannot play)."""
     rules = env.rules
-    if env.starting_chips > CHIP_LIMIT:
-        raise ValueError(f"starting_chips = {env.starting_chips!r}: the batched engine allows at most "
-                         f"{CHIP_LIMIT:,} (chips are int32)")
+    if chip_bound(env) > INT32_CHIPS:
+        raise ValueError(
+            f"starting_chips = {env.starting_chips!r}, rules.max_stake = {rules.max_stake!r}, deals_per_episode = "
+            f"{env.deals_per_episode!r}: chip counts of this table could pass {INT32_CHIPS:,}, the batched "
+            "engine's int32 limit; use smaller stakes, fewer deals or the scalar env")
     act_kind, act_amount, act_multiple = action_arrays(env.action_table)
     players = env.num_players
     actions = len(act_kind)

@@ -23,7 +23,7 @@ from ..rules import Rules
 from ..strategies import Strategy
 from .engine import TableBatch
 
-AUTORESET_MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
+AUTORESET_MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED)
 
 
 def player_arguments(env: PontoonSeatEnv, kwargs: dict[str, Any]) -> list[str]:
@@ -53,8 +53,8 @@ def _check_autoreset(mode: Any) -> AutoresetMode:
     except ValueError:
         mode = None
     if mode not in AUTORESET_MODES:
-        raise ValueError(f"autoreset_mode = {mode!r}: expected one of "
-                         f"{[m.value for m in AUTORESET_MODES]} (AutoresetMode.NEXT_STEP or SAME_STEP)")
+        raise ValueError(f"autoreset_mode = {mode!r}: expected an AutoresetMode or one of "
+                         f"{[m.value for m in AUTORESET_MODES]}")
     return mode
 
 
@@ -62,11 +62,12 @@ class PontoonVectorEnv(VectorEnv):
     """``num_envs`` tables of one seat env, stepped together by the batched engine.
 
     ## Autoreset
-    ``autoreset_mode`` (``metadata["autoreset_mode"]``) is ``NEXT_STEP`` (Gymnasium's default) or
-    ``SAME_STEP``. Under ``NEXT_STEP`` the step after a termination resets that table and ignores its
-    action, so the mask returned with a termination allows every action; under ``SAME_STEP`` the
-    terminated table is reset at once, its last observation and info in ``info["final_obs"]`` and
-    ``info["final_info"]``. Either way every mask row a caller receives holds a legal action. A reset
+    ``autoreset_mode`` (``metadata["autoreset_mode"]``): ``NEXT_STEP`` (Gymnasium's default), the step
+    after a termination resets that table and ignores its action; ``SAME_STEP``, a terminated table is
+    reset at once, its last observation and info in ``info["final_obs"]`` and ``info["final_info"]``;
+    ``DISABLED``, the caller resets finished tables with ``reset(options={"reset_mask": done})``
+    before stepping them again. As in the scalar env, a terminal step's mask allows every index (the
+    reset ignores the action), so every mask row a caller receives holds a legal action. A reset
     without a seed carries a persistent shoe over, as the scalar env's does.
 
     ## Info
@@ -107,21 +108,41 @@ class PontoonVectorEnv(VectorEnv):
     # ------------------------------------------------------------------ Gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Every table, or with ``options={"reset_mask": m}`` the tables where ``m`` is True (whose
+        ``_key`` info flags are the only ones set)."""
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
             raise ValueError(f"seed = {seed!r}: expected an int or None (one Generator drives every table)")
-        if options:
-            raise ValueError(f"reset options {sorted(options)}: the batched envs take none")
+        which = self._reset_mask(options)
         super().reset(seed=seed)
-        self.batch.reset(self.np_random, carry=seed is None and self._started)
+        self.batch.reset(self.np_random, which, carry=seed is None and self._started)
         self._started = True
-        self._needs_reset[:] = False
-        return self._obs(), self._info(self.batch.mask)
+        flags = self._flags if which is None else which
+        self._needs_reset[flags] = False
+        return self._obs(), self._info(self.batch.mask, flags)
+
+    def _reset_mask(self, options: dict[str, Any] | None) -> np.ndarray | None:
+        if not options:
+            return None
+        unknown = sorted(set(options) - {"reset_mask"})
+        if unknown:
+            raise ValueError(f"reset options {unknown}: expected only 'reset_mask' (a bool per table)")
+        mask = np.asarray(options["reset_mask"])
+        if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
+            raise ValueError(f"reset option reset_mask of shape {mask.shape} and dtype {mask.dtype}: "
+                             f"expected {self.num_envs} bools (one per table)")
+        if not self._started and not mask.all():
+            raise RuntimeError("the first reset() must reset every table")
+        return mask.copy()
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         if not self._started:
             raise RuntimeError("call reset() before step()")
         actions = self._actions(actions)
         batch = self.batch
+        if self.autoreset_mode == AutoresetMode.DISABLED and self._needs_reset.any():
+            waiting = np.flatnonzero(self._needs_reset).tolist()
+            raise RuntimeError(f"tables {waiting} finished their episodes: with autoreset_mode DISABLED, "
+                               "reset them first (reset(options={'reset_mask': ...}))")
         autoreset = self._needs_reset.copy() if self.autoreset_mode == AutoresetMode.NEXT_STEP else None
         if self.strict:
             self._check_legal(actions, autoreset)
@@ -142,18 +163,12 @@ class PontoonVectorEnv(VectorEnv):
             info.update(final_obs=final_obs, _final_obs=terminated.copy(), final_info=final_info,
                         _final_info=terminated.copy())
             return self._obs(), rewards, terminated, truncated, info
-        mask = batch.mask
-        if terminated.any():  # NEXT_STEP: the next step resets these tables, whatever the action
-            mask = mask.copy()
-            mask[terminated] = True
         self._needs_reset = terminated.copy()
-        return self._obs(), rewards, terminated, truncated, self._info(mask)
+        return self._obs(), rewards, terminated, truncated, self._info(batch.mask)
 
     def action_masks(self) -> np.ndarray:
         """The legal action indices of every table, (num_envs, n) booleans (sb3-contrib's hook)."""
-        mask = self.batch.mask.copy()
-        mask[self._needs_reset] = True
-        return mask
+        return self.batch.mask.copy()
 
     def close_extras(self, **kwargs: Any) -> None:
         self.single_env.close()
@@ -162,8 +177,8 @@ class PontoonVectorEnv(VectorEnv):
     def _obs(self) -> np.ndarray:
         return self.batch.obs.copy() if self.copy else self.batch.obs
 
-    def _info(self, mask: np.ndarray) -> dict[str, Any]:
-        flags = self._flags
+    def _info(self, mask: np.ndarray, flags: np.ndarray | None = None) -> dict[str, Any]:
+        flags = self._flags if flags is None else flags
         return {"action_mask": mask.copy(), "_action_mask": flags.copy(),
                 "illegal_action": self.batch.illegal.copy(), "_illegal_action": flags.copy(),
                 "deal": self.batch.deals.astype(np.int64), "_deal": flags.copy()}

@@ -1451,10 +1451,15 @@ def encode(t, k8, c, f, mv, n, current, counts, row):
 
 @jit(ROWS, I64, F64, I64, I64, F32ROW, BOOLS)
 def refresh(t, k8, c, f, mv, counts, row, mask):
-    """PontoonSeatEnv._refresh: the agent's mask and observation."""
+    """PontoonSeatEnv._refresh: the agent's mask and observation; once the episode is over the
+    mask allows every index (the reset that follows ignores the action)."""
     n = agent_moves(t, k8, c, mv)
     current = current_hand(t, c)
-    write_mask(t, c, f, mv, n, current, mask)
+    if t[T_TERMINAL] != 0:
+        for a in range(c[C_ACTIONS]):
+            mask[a] = True
+    else:
+        write_mask(t, c, f, mv, n, current, mask)
     encode(t, k8, c, f, mv, n, current, counts, row)
 
 

@@ -16,7 +16,7 @@ from shoot_pontoon_env.envs import ENV_IDS
 from shoot_pontoon_env.strategies import ThresholdPunter
 from shoot_pontoon_env.vector.env import ShootPontoonBankerVectorEnv, ShootPontoonVectorEnv
 
-MODES = [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP]
+MODES = list(AutoresetMode)
 
 
 def random_actions(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
@@ -63,8 +63,16 @@ def test_every_mask_holds_a_legal_action_and_chips_are_conserved(env_id, mode):
             assert info["_final_obs"].tolist() == terminated.tolist()
             for i in np.flatnonzero(terminated):
                 assert info["final_obs"][i] in envs.single_observation_space
-                assert not info["final_info"]["action_mask"][i].any(), "the terminal mask allows nothing"
+                assert info["final_info"]["action_mask"][i].all(), "the terminal mask allows every index"
             assert (info["deal"][terminated] == 1).all()
+        if mode == AutoresetMode.DISABLED and terminated.any():
+            assert info["action_mask"][terminated].all()
+            with pytest.raises(RuntimeError, match="reset them first"):
+                envs.step(random_actions(rng, info["action_mask"]))
+            obs, reset_info = envs.reset(options={"reset_mask": terminated.copy()})
+            assert reset_info["_action_mask"].tolist() == terminated.tolist()
+            info = {**info, "action_mask": np.where(terminated[:, None], reset_info["action_mask"],
+                                                    info["action_mask"])}
     assert finished > 100
 
 
@@ -78,8 +86,6 @@ def test_next_step_autoreset_ignores_the_action_and_starts_a_new_episode():
             break
     done = terminated.copy()
     assert done.any() and info["action_mask"][done].all()
-    unmasked = envs.unwrapped.batch.mask  # the terminated tables' own masks: nothing legal
-    assert not unmasked[done].any()
     actions = random_actions(rng, info["action_mask"])
     actions[done] = envs.single_action_space.n - 1  # double stakes: never legal at the first decision
     obs, rewards, terminated, _, info = envs.step(actions)
@@ -148,8 +154,7 @@ def test_a_player_the_batch_cannot_play_is_refused_naming_its_argument(kwargs, a
 @pytest.mark.parametrize(("call", "message"), [
     (lambda: gym.make_vec("ShootPontoon-v0", num_envs=0), "num_envs = 0"),
     (lambda: gym.make_vec("ShootPontoon-v0", num_envs=2, render_mode="human"), "render_mode = 'human'"),
-    (lambda: gym.make_vec("ShootPontoon-v0", num_envs=2, autoreset_mode=AutoresetMode.DISABLED),
-     "autoreset_mode"),
+    (lambda: gym.make_vec("ShootPontoon-v0", num_envs=2, autoreset_mode="Sometimes"), "autoreset_mode"),
     (lambda: gym.make_vec("ShootPontoon-v0", num_envs=2, copy="yes"), "copy = 'yes'"),
     (lambda: gym.make_vec("ShootPontoon-v0", num_envs=2, seat=7), "seat = 7"),
     (lambda: gym.make_vec("ShootPontoonBanker-v0", num_envs=2, rules="casino"), "banker_play='free'"),
@@ -170,6 +175,8 @@ def test_bad_actions_and_calls_out_of_order_raise():
             envs.step(actions)
     with pytest.raises(ValueError, match="options"):
         envs.reset(options={"stacked": "AS KD"})
+    with pytest.raises(ValueError, match="reset_mask"):
+        envs.reset(options={"reset_mask": np.array([1, 0, 1])})
 
 
 def test_the_sb3_adapter_trains_maskable_ppo_and_reports_episodes():
