@@ -13,16 +13,18 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..envs.base import PontoonSeatEnv
+from ..strategies import Strategy
 from ..envs.encoding import BANKER_RANKS, hand_slots
 from . import kernel
+from .policy import NO_POLICY
 from .layout import (
-    C_ACTIONS, C_BANKER_SEAT_ENV, C_DEALS_PER_EPISODE, C_FEED_CAPACITY, C_FIELDS, C_O_ACT_AMOUNT,
-    C_O_ACT_KIND, C_O_BAL, C_O_FEED, C_O_FEED_LEN, C_O_HANDS, C_O_HC, C_O_HU, C_O_SHOE, C_O_STRAT,
-    C_PLAYERS, C_SEAT, C_SLOTS, C_STARTING_CHIPS, Config, ERRORS, F_BANKER_CARDS_BOUND, F_FIELDS,
-    F_O_ACT_MULTIPLE, F_O_STRAT, F_PENALTY, F_PENETRATION, H_FIELDS, H_ORIGINAL, H_SEAT, H_SETTLED,
-    H_SHOOT_BET, H_STAKE, Layout, STRAT_FLOATS, STRAT_INTS, T_BANKER, T_DEALS, T_ERROR, T_FEED_COUNT,
-    T_FEED_HEAD, T_HANDS, T_ILLEGAL, T_RESERVE, T_SHOOT, action_arrays, rules_fields, settlement_bytes,
-    strategy_code, table_layout,
+    AP_NONE, AP_STRATEGY, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BLIND, C_DEALS_PER_EPISODE,
+    C_FEED_CAPACITY, C_FIELDS, C_O_ACT_AMOUNT, C_O_ACT_KIND, C_O_BAL, C_O_FEED, C_O_FEED_LEN, C_O_HANDS,
+    C_O_HC, C_O_HU, C_O_SHOE, C_O_STRAT, C_PLAYERS, C_SEAT, C_SLOTS, C_STARTING_CHIPS, Config, ERRORS,
+    F_BANKER_CARDS_BOUND, F_FIELDS, F_O_ACT_MULTIPLE, F_O_STRAT, F_PENALTY, F_PENETRATION, H_FIELDS,
+    H_ORIGINAL, H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, Layout, STRAT_FLOATS, STRAT_INTS, T_BANKER,
+    T_DEALS, T_ERROR, T_FEED_COUNT, T_FEED_HEAD, T_HANDS, T_ILLEGAL, T_RESERVE, T_SHOOT, action_arrays,
+    rules_fields, settlement_bytes, strategy_code, table_layout,
 )
 
 INT32_CHIPS = 2**31 - 1
@@ -44,9 +46,12 @@ def chip_bound(env: PontoonSeatEnv) -> int:
 
 
 def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: Layout,
-                 feed_capacity: int) -> Config:
+                 feed_capacity: int, autopilot: tuple[int, Strategy | None] = (AP_NONE, None),
+                 blind: bool = False) -> Config:
     """The kernel's Config of a scalar env; ``player_arguments[s]`` names the argument that gave seat
-    ``s`` its table player (for the error about a player the batch cannot play)."""
+    ``s`` its table player (for the error about a player the batch cannot play). ``autopilot``: how
+    the kernel plays the agent's seat itself (evaluations), with the rule-based player it uses;
+    ``blind``: encode no observation (nobody reads it when the kernel plays the seat)."""
     rules = env.rules
     if chip_bound(env) > INT32_CHIPS:
         raise ValueError(
@@ -56,7 +61,7 @@ def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: L
     act_kind, act_amount, act_multiple = action_arrays(env.action_table)
     players = env.num_players
     actions = len(act_kind)
-    c = np.zeros(C_FIELDS + 2 * actions + STRAT_INTS * players, dtype=np.int64)
+    c = np.zeros(C_FIELDS + 2 * actions + STRAT_INTS * (players + 1), dtype=np.int64)
     for index, value in rules_fields(rules).items():
         c[index] = int(value)
     fields = {
@@ -65,21 +70,25 @@ def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: L
         C_ACTIONS: actions, C_SLOTS: hand_slots(rules, players), C_O_BAL: layout.bal, C_O_HANDS: layout.hands,
         C_O_FEED_LEN: layout.feed_len, C_O_HC: layout.hc, C_O_HU: layout.hu, C_O_SHOE: layout.shoe,
         C_O_FEED: layout.feed, C_FEED_CAPACITY: feed_capacity, C_O_ACT_KIND: C_FIELDS,
-        C_O_ACT_AMOUNT: C_FIELDS + actions, C_O_STRAT: C_FIELDS + 2 * actions,
+        C_O_ACT_AMOUNT: C_FIELDS + actions, C_O_STRAT: C_FIELDS + 2 * actions, C_AUTOPILOT: autopilot[0],
+        C_BLIND: blind,
     }
     for index, value in fields.items():
         c[index] = int(value)
     c[C_FIELDS:C_FIELDS + actions] = act_kind
     c[C_FIELDS + actions:C_FIELDS + 2 * actions] = act_amount
-    f = np.zeros(F_FIELDS + actions + STRAT_FLOATS * players, dtype=np.float64)
+    f = np.zeros(F_FIELDS + actions + STRAT_FLOATS * (players + 1), dtype=np.float64)
     f[F_PENETRATION] = rules.penetration
     f[F_PENALTY] = env.illegal_action_penalty
     f[F_BANKER_CARDS_BOUND] = float(env.observation_space.high[BANKER_RANKS.start])  # a float32 bound
     f[F_O_ACT_MULTIPLE] = F_FIELDS
     f[F_O_STRAT] = F_FIELDS + actions
     f[F_FIELDS:F_FIELDS + actions] = act_multiple
-    for seat, player in enumerate(env.players):
-        code, ints, floats = strategy_code(player_arguments[seat], player)
+    players_of_slots = list(zip(player_arguments, env.players))
+    if autopilot[0] == AP_STRATEGY:
+        players_of_slots.append(("agent", autopilot[1]))
+    for seat, (argument, player) in enumerate(players_of_slots):
+        code, ints, floats = strategy_code(argument, player)
         ints[0] = code
         start = C_FIELDS + 2 * actions + STRAT_INTS * seat
         c[start:start + STRAT_INTS] = ints
@@ -96,14 +105,16 @@ class TableBatch:
     """
 
     def __init__(self, env: PontoonSeatEnv, num_tables: int, player_arguments: Sequence[str],
-                 *, feed_capacity: int = 0) -> None:
+                 *, feed_capacity: int = 0, autopilot: tuple[int, Strategy | None] = (AP_NONE, None),
+                 policy: np.ndarray = NO_POLICY, blind: bool = False) -> None:
         if isinstance(num_tables, bool) or not isinstance(num_tables, (int, np.integer)) or num_tables < 1:
             raise ValueError(f"num_envs = {num_tables!r}: expected an int >= 1")
         n = int(num_tables)
         rules = env.rules
         slots = hand_slots(rules, env.num_players)
         self.layout = table_layout(env.num_players, slots, rules.num_decks * 52, feed_capacity)
-        self.config = batch_config(env, player_arguments, self.layout, feed_capacity)
+        self.config = batch_config(env, player_arguments, self.layout, feed_capacity, autopilot, blind)
+        self.policy = np.ascontiguousarray(policy, dtype=np.int32)
         self.num_tables = n
         self.t = np.zeros((n, self.layout.int_row), dtype=np.int32)
         self.k8 = np.zeros((n, self.layout.byte_row), dtype=np.int8)
@@ -113,14 +124,18 @@ class TableBatch:
         self.rewards = np.zeros(n, dtype=np.float32)
         self.terminated = np.zeros(n, dtype=np.bool_)
         self._all = np.ones(n, dtype=np.bool_)
+        self._no_keys = np.full(n, -1, dtype=np.int64)
         self._scratch = np.zeros(kernel.scratch_size(slots), dtype=np.int64)
 
     # ------------------------------------------------------------------ kernel calls
-    def reset(self, rng: np.random.Generator, which: np.ndarray | None = None, *, carry: bool = True) -> None:
-        """New episodes at the tables ``which`` (all by default); ``carry`` keeps a persistent shoe."""
+    def reset(self, rng: np.random.Generator, which: np.ndarray | None = None, *, carry: bool = True,
+              keys: np.ndarray | None = None) -> None:
+        """New episodes at the tables ``which`` (all by default); ``carry`` keeps a persistent shoe;
+        ``keys``: each episode's shuffle key (by default drawn from ``rng``)."""
         which = self._all if which is None else np.ascontiguousarray(which, dtype=np.bool_)
+        keys = self._no_keys if keys is None else np.ascontiguousarray(keys, dtype=np.int64)
         c = self.config
-        kernel.reset_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask, which, bool(carry), rng,
+        kernel.reset_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask, which, bool(carry), keys, rng,
                             self._scratch)
         self._check()
 

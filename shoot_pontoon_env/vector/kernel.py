@@ -17,29 +17,39 @@ import numpy as np
 from numba import njit, typeof, types
 
 from ..envs import encoding as enc
+from ..solver.space import BUY_BASE as SOLVER_BUY_BASE
+from ..solver.space import DOUBLE as SOLVER_DOUBLE
+from ..solver.space import SPLIT as SOLVER_SPLIT
+from ..solver.space import STICK as SOLVER_STICK
+from ..solver.space import TWIST as SOLVER_TWIST
+from .policy import MAX_BUYS as P_MAX_BUYS
+from .policy import MAX_STAKE_MULTIPLE as P_MAX_STAKE_MULTIPLE
+from .policy import P_ACT, P_CHILD, P_CTX, P_FLAG, P_FLAGS, P_LEVEL_SIZE, P_SPLIT, P_STAKE, P_START
 from .layout import (
-    C_ACTIONS, C_BANKER_SEAT_ENV, C_BANKER_STOPS_AT_FIVE, C_BANKER_TRICK, C_BANK_SALE, C_BANK_SALE_PRICE,
-    C_BASE_STAKE, C_BET_BEFORE_DEAL, C_BET_BEFORE_FOURTH, C_BET_BEFORE_SECOND, C_BUY_AFTER_TWIST,
-    C_BUY_FACE_DOWN, C_BUY_MAX, C_BUY_MIN, C_DEALER, C_DEALER_HITS_SOFT_17, C_DEALER_STANDS_ON,
-    C_DEALS_PER_EPISODE, C_DECKS, C_DOUBLE_STAKES, C_DRAW_ON_21, C_FEED_CAPACITY, C_INITIAL_SHOOT,
-    C_MAX_BOXES, C_MAX_BUYS, C_MAX_SHOOT_BET, C_MAX_SPLIT_HANDS, C_MAX_STAKE, C_MAX_STAKE_MULTIPLE,
-    C_MIN_STAKE, C_O_ACT_AMOUNT, C_O_ACT_KIND, C_O_BAL, C_O_FEED, C_O_FEED_LEN, C_O_HANDS, C_O_HC,
-    C_O_HU, C_O_SHOE, C_O_STRAT, C_PEEK, C_PERSISTENT, C_PLAYERS, C_PONTOON_AFTER_SPLIT, C_PROGRESSIVE,
-    C_RESERVE_PERCENT, C_SEAT, C_SHOE_FULL, C_SHOOT, C_SHOOT_CAP, C_SHOWS_FIRST, C_SPLIT_BY_VALUE,
-    C_STARTING_CHIPS, C_STICK_MINIMUM, DRAW_ANY, DRAW_SOFT, E_FEED_EMPTY, E_NO_DECISION,
-    E_OPPONENT_ILLEGAL, E_RUNAWAY, E_SHOE_EXHAUSTED, F_BANKER_CARDS_BOUND, F_O_ACT_MULTIPLE, F_O_STRAT,
-    F_PENALTY, F_PENETRATION, HC_BUST, HC_FIVE_CARD_TRICK, HC_PONTOON, HC_TOTAL, HC_TWENTY_ONE, H_BOX,
-    H_BUYS, H_CARDS, H_DONE, H_DOUBLED, H_FIELDS, H_FOURTH_OFFERED, H_FROM_SPLIT, H_ORIGINAL,
-    H_RESHUFFLED, H_RESULT, H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, H_TWISTS, H_WON_FROM_SHOOT, K_BUY,
-    K_DOUBLE, K_KEEP_BANK, K_O_BC, K_O_BU, K_O_SEEN, K_SELL_BANK, K_SHOOT_BET, K_SPLIT, K_STAKE, K_STICK,
-    K_TWIST, MAX_BANKER_CARDS, MAX_HAND_CARDS, MAX_TOTAL, NONE, NUM_KINDS, O_LOSE, O_PUSH, O_WIN,
-    PH_BANKER, PH_BANK_DECISION, PH_DEAL_OVER, PH_PLAY, PH_SHOOT_BETS, PH_STAKES, SF_A, SF_B, SI_A, SI_B,
-    SI_BANKER_STAND, SI_PUNTER_STICK, STRAT_FLOATS, STRAT_INTS, ST_BANK, ST_BANKER, ST_BET_BEFORE_DEAL,
+    AP_TABLE, AP_UNIFORM, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BANKER_STOPS_AT_FIVE,
+    C_BANKER_TRICK, C_BANK_SALE, C_BANK_SALE_PRICE, C_BASE_STAKE, C_BET_BEFORE_DEAL, C_BET_BEFORE_FOURTH,
+    C_BET_BEFORE_SECOND, C_BLIND, C_BUY_AFTER_TWIST, C_BUY_FACE_DOWN, C_BUY_MAX, C_BUY_MIN, C_DEALER,
+    C_DEALER_HITS_SOFT_17, C_DEALER_STANDS_ON, C_DEALS_PER_EPISODE, C_DECKS, C_DOUBLE_STAKES,
+    C_DRAW_ON_21, C_FEED_CAPACITY, C_INITIAL_SHOOT, C_MAX_BOXES, C_MAX_BUYS, C_MAX_SHOOT_BET,
+    C_MAX_SPLIT_HANDS, C_MAX_STAKE, C_MAX_STAKE_MULTIPLE, C_MIN_STAKE, C_O_ACT_AMOUNT, C_O_ACT_KIND,
+    C_O_BAL, C_O_FEED, C_O_FEED_LEN, C_O_HANDS, C_O_HC, C_O_HU, C_O_SHOE, C_O_STRAT, C_PEEK,
+    C_PERSISTENT, C_PLAYERS, C_PONTOON_AFTER_SPLIT, C_PROGRESSIVE, C_RESERVE_PERCENT, C_SEAT,
+    C_SHOE_FULL, C_SHOOT, C_SHOOT_CAP, C_SHOWS_FIRST, C_SPLIT_BY_VALUE, C_STARTING_CHIPS,
+    C_STICK_MINIMUM, DRAW_ANY, DRAW_SOFT, E_FEED_EMPTY, E_NO_DECISION, E_OPPONENT_ILLEGAL, E_RUNAWAY,
+    E_SHOE_EXHAUSTED, F_BANKER_CARDS_BOUND, F_O_ACT_MULTIPLE, F_O_STRAT, F_PENALTY, F_PENETRATION,
+    HC_BUST, HC_FIVE_CARD_TRICK, HC_PONTOON, HC_TOTAL, HC_TWENTY_ONE, H_BOX, H_BUYS, H_CARDS, H_DONE,
+    H_DOUBLED, H_FIELDS, H_FOURTH_OFFERED, H_FROM_SPLIT, H_ORIGINAL, H_RESHUFFLED, H_RESULT, H_SEAT,
+    H_SETTLED, H_SHOOT_BET, H_STAKE, H_TWISTS, H_WON_FROM_SHOOT, K_BUY, K_DOUBLE, K_KEEP_BANK, K_O_BC,
+    K_O_BU, K_O_SEEN, K_SELL_BANK, K_SHOOT_BET, K_SPLIT, K_STAKE, K_STICK, K_TWIST, MAX_BANKER_CARDS,
+    MAX_HAND_CARDS, MAX_TOTAL, NONE, NUM_KINDS, O_LOSE, O_PUSH, O_WIN, PH_BANKER, PH_BANK_DECISION,
+    PH_DEAL_OVER, PH_PLAY, PH_SHOOT_BETS, PH_STAKES, SF_A, SF_B, SI_A, SI_B, SI_BANKER_STAND,
+    SI_PUNTER_STICK, STRAT_FLOATS, STRAT_INTS, ST_BANK, ST_BANKER, ST_BET_BEFORE_DEAL,
     ST_BET_BEFORE_SECOND, ST_FIRST_CARDS, ST_OVER, ST_PEEK, ST_PLAY, ST_SECOND_CARDS, ST_SETTLE,
     ST_STAKES, S_DEALER, S_RANDOM, S_SHOOT_AWARE, S_TIPS, TAB_O_SPECIAL, T_ACK, T_BANKER, T_BANKER_CARDS,
     T_BOX, T_CURSOR, T_DEALS, T_DEAL_NUMBER, T_DECIDED, T_ERROR, T_FEED_COUNT, T_FEED_HEAD, T_FORFEITED,
-    T_HANDS, T_ILLEGAL, T_PHASE, T_RESERVE, T_REVEALED, T_SHOE_POS, T_SHOE_SHUFFLED, T_SHOE_SIZE,
-    T_SHOOT, T_SHUFFLES, T_STAGE, T_TERMINAL, T_TURNOVERS, T_WEALTH_MARK,
+    T_HAND, T_HANDS, T_ILLEGAL, T_KEY_HI, T_KEY_LO, T_NEEDS_RESET, T_PHASE, T_RESERVE, T_REVEALED,
+    T_SHOE_POS, T_SHOE_SHUFFLED, T_SHOE_SIZE, T_SHOOT, T_SHUFFLES, T_STAGE, T_TERMINAL, T_TURNOVERS,
+    T_WEALTH_MARK,
 )
 
 I, B, F = types.int64, types.boolean, types.float64
@@ -380,6 +390,46 @@ def shoot_bet_point(t, c):
     return -1
 
 
+
+# =========================================================================== keyed uniform numbers
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+KEY_BITS = 31
+KEY_MASK = (1 << KEY_BITS) - 1
+
+
+@jit(types.uint64, inline=True)
+def mix(z):
+    """SplitMix64's finaliser: a bijective scramble of 64 bits."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@jit(I32ROW, I, I, inline=True)
+def keyed_uniform(t, shuffle, position):
+    """A uniform number in [0, 1) from the episode's key, the shuffle's number and a position."""
+    key = np.uint64(t[T_KEY_LO]) | (np.uint64(t[T_KEY_HI]) << np.uint64(KEY_BITS))
+    z = mix(mix(key ^ (np.uint64(shuffle) * GOLDEN)) + np.uint64(position))
+    return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@jit(I32ROW, I)
+def set_key(t, key):
+    t[T_KEY_LO] = key & KEY_MASK
+    t[T_KEY_HI] = (key >> KEY_BITS) & KEY_MASK
+
+
+@jit(RNG)
+def draw_key(rng):
+    """A new episode's key, from the batch's Generator."""
+    return np.int64(rng.random() * 4611686018427387904.0)
+
+
+@jit(I, I, entry=True)
+def hand_key(seed, hand):
+    """The key of hand ``hand`` of an evaluation seeded ``seed`` (62 bits)."""
+    return np.int64(mix(mix(np.uint64(seed)) + np.uint64(hand)) >> np.uint64(2))
+
 # =========================================================================== the shoe (shoe.py)
 @jit(ROWS, I64)
 def take_fed_order(t, k8, c):
@@ -479,7 +529,9 @@ def restock(t, k8, c, counts):
 @jit(ROWS, I64, RNG, I64)
 def draw(t, k8, c, rng, counts):
     """Shoe.draw (restocking when the stock is empty), with the lazy Fisher-Yates step: the card at
-    the draw position is swapped with one chosen uniformly from those not drawn yet."""
+    the draw position is swapped with one chosen uniformly from those not drawn yet, by the uniform
+    number of (the episode's key, the shuffle, the position), so that an episode's shoe order depends
+    on its key alone, however many cards are drawn (common random numbers across agents)."""
     if t[T_SHOE_POS] >= t[T_SHOE_SIZE]:
         restock(t, k8, c, counts)
         if t[T_ERROR] != 0:
@@ -487,7 +539,7 @@ def draw(t, k8, c, rng, counts):
     p = t[T_SHOE_POS]
     shoe = c[C_O_SHOE]
     if p >= t[T_SHOE_SHUFFLED]:
-        j = p + int(rng.random() * (t[T_SHOE_SIZE] - p))
+        j = p + int(keyed_uniform(t, t[T_SHUFFLES], p) * (t[T_SHOE_SIZE] - p))
         card = k8[shoe + j]
         k8[shoe + j] = k8[shoe + p]
         k8[shoe + p] = card
@@ -1128,11 +1180,12 @@ def shoot_aware_banker_play(t, k8, c, f, tab, strat, fstrat, mv, n, total):
     return stick_or_draw(mv, n, total >= threshold)
 
 
-@jit(ROWS, CFG, I, I64, I, RNG)
-def player_act(t, k8, c, f, tab, seat, mv, n, rng):
-    """Strategy.act of the table player at ``seat`` over the legal moves mv[:n]."""
-    strat = c[C_O_STRAT] + STRAT_INTS * seat
-    fstrat = np.int64(f[F_O_STRAT]) + STRAT_FLOATS * seat
+@jit(ROWS, CFG, I, I, I64, I, RNG)
+def player_act(t, k8, c, f, tab, seat, slot, mv, n, rng):
+    """Strategy.act, for ``seat``, of the rule-based player in strategy slot ``slot`` (the seat's own
+    table player, or slot num_players: the agent seat's player in an evaluation), over mv[:n]."""
+    strat = c[C_O_STRAT] + STRAT_INTS * slot
+    fstrat = np.int64(f[F_O_STRAT]) + STRAT_FLOATS * slot
     code = c[strat]
     if code == S_RANDOM:
         m = int(rng.random() * n)
@@ -1203,7 +1256,7 @@ def status(t, c):
 def play_table_player(t, k8, c, f, tab, mv, rng, out, counts):
     seat = to_act(t, c)
     n = legal_moves(t, k8, c, mv)
-    kind, amount = player_act(t, k8, c, f, tab, seat, mv, n, rng)
+    kind, amount = player_act(t, k8, c, f, tab, seat, seat, mv, n, rng)
     if not apply_action(t, k8, c, f, tab, kind, amount, mv, n, rng, out, counts):
         fail(t, 0, E_OPPONENT_ILLEGAL)
 
@@ -1460,11 +1513,12 @@ def refresh(t, k8, c, f, mv, counts, row, mask):
             mask[a] = True
     else:
         write_mask(t, c, f, mv, n, current, mask)
-    encode(t, k8, c, f, mv, n, current, counts, row)
+    if c[C_BLIND] == 0:
+        encode(t, k8, c, f, mv, n, current, counts, row)
 
 
-@jit(ROWS, CFG, B, I64, RNG, I64, I64, F32ROW, BOOLS)
-def env_reset(t, k8, c, f, tab, carry, mv, rng, out, counts, row, mask):
+@jit(ROWS, CFG, B, I, I64, RNG, I64, I64, F32ROW, BOOLS)
+def env_reset(t, k8, c, f, tab, carry, key, mv, rng, out, counts, row, mask):
     """PontoonSeatEnv.reset of one table: a fresh table; a persistent shoe carries over (with its
     count) when ``carry`` and the previous deal was settled (PontoonSeatEnv._carry_shoe). Without
     ``carry`` (a seeded reset) the shoe starts in pack order, so that the seed alone decides the game."""
@@ -1484,6 +1538,7 @@ def env_reset(t, k8, c, f, tab, carry, mv, rng, out, counts, row, mask):
         t[field] = 0
     t[T_STAGE] = ST_OVER
     t[T_PHASE] = PH_DEAL_OVER
+    set_key(t, key)
     if c[C_SHOOT] != 0:
         add_to_shoot(t, c, c[C_INITIAL_SHOOT], 0)
     t[T_WEALTH_MARK] = wealth(t, c, c[C_SEAT])
@@ -1523,15 +1578,16 @@ def env_step(t, k8, c, f, tab, a, mv, rng, out, counts, row, mask):
 
 
 # =========================================================================== batches (entry points)
-@jit(I32ROWS, I8ROWS, CFG, F32ROWS, BOOLROWS, BOOLS, B, RNG, I64, entry=True)
-def reset_tables(t, k8, c, f, tab, obs, mask, which, carry, rng, scratch):
-    """Reset every table i with which[i] (scratch: see SCRATCH)."""
+@jit(I32ROWS, I8ROWS, CFG, F32ROWS, BOOLROWS, BOOLS, B, I64, RNG, I64, entry=True)
+def reset_tables(t, k8, c, f, tab, obs, mask, which, carry, keys, rng, scratch):
+    """Reset every table i with which[i], with the shuffle key keys[i] (drawn when negative)."""
     mv = scratch[:MOVE * 8]
     counts = scratch[MOVE * 8:MOVE * 8 + 52]
     out = scratch[MOVE * 8 + 52:]
     for i in range(t.shape[0]):
         if which[i]:
-            env_reset(t[i], k8[i], c, f, tab, carry, mv, rng, out, counts, obs[i], mask[i])
+            key = keys[i] if keys[i] >= 0 else draw_key(rng)
+            env_reset(t[i], k8[i], c, f, tab, carry, key, mv, rng, out, counts, obs[i], mask[i])
 
 
 @jit(I32ROWS, I8ROWS, CFG, F32ROWS, BOOLROWS, I64, BOOLS, F32, BOOLS, RNG, I64, entry=True)
@@ -1543,9 +1599,245 @@ def step_tables(t, k8, c, f, tab, obs, mask, actions, autoreset, rewards, termin
     out = scratch[MOVE * 8 + 52:]
     for i in range(t.shape[0]):
         if autoreset[i]:
-            env_reset(t[i], k8[i], c, f, tab, True, mv, rng, out, counts, obs[i], mask[i])
+            env_reset(t[i], k8[i], c, f, tab, True, draw_key(rng), mv, rng, out, counts, obs[i], mask[i])
             rewards[i] = 0.0
             terminated[i] = False
         else:
             rewards[i] = env_step(t[i], k8[i], c, f, tab, actions[i], mv, rng, out, counts, obs[i], mask[i])
             terminated[i] = t[i, T_TERMINAL] != 0
+
+
+# =========================================================================== evaluation (evaluate/)
+I32 = types.Array(types.int32, 1, "C")
+I8S = types.Array(types.int8, 1, "C")
+F64S = types.Array(types.float64, 1, "C")
+(R_CLASSES, R_SHOOT_BETS, R_SHOOT_BETS_WON, R_SHOOT_CHIPS_BET, R_SHOOT_CHIPS_WON, R_TURNOVERS,
+ R_ILLEGAL) = (0, 5, 6, 7, 8, 9, 10)
+R_FIELDS = 11
+"""Totals of an evaluation: hand classes (5), Shoot bets placed, won, chips bet, chips won, bank
+turnovers, illegal actions (evaluate.tournament.AgentRecord)."""
+D_TOTALS = 32
+D_CARDS = 6
+"""Decision counts: (soft, total 0..31, cards 0..5, action index)."""
+
+
+@jit(I32ROW, I64, F64, I, I, BOOLS)
+def to_index(t, c, f, kind, amount, mask):
+    """ActionTable.to_index: the legal index of ``kind`` with the nearest amount (ties: the lower
+    index); a buy no legal level matches becomes a twist (-1: none)."""
+    current = current_hand(t, c)
+    kinds = c[C_O_ACT_KIND]
+    for attempt in range(2):
+        wanted = kind if attempt == 0 else K_TWIST
+        if attempt == 1 and kind != K_BUY:
+            break
+        best = -1
+        distance = 0
+        for a in range(c[C_ACTIONS]):
+            if not mask[a] or c[kinds + a] != wanted:
+                continue
+            if attempt == 1 or not (wanted == K_STAKE or wanted == K_SHOOT_BET or wanted == K_BUY):
+                return np.int64(a)
+            gap = abs(action_amount(t, c, f, a, current) - amount)
+            if best < 0 or gap < distance:
+                best = a
+                distance = gap
+        if best >= 0:
+            return np.int64(best)
+    return np.int64(-1)
+
+
+@jit(ROWS, I64, I32, I64, I)
+def table_punter_play(t, k8, c, pol, mv, n):
+    """OptimalPunter.punter_play from its policy arrays (vector/policy.py)."""
+    k = t[T_CURSOR]
+    cards = t[hand_at(c, k, H_CARDS)]
+    up = -1
+    if c[C_SHOWS_FIRST] != 0:
+        first = first_visible_banker_card(t, k8, c[C_SEAT])
+        if first >= 0:
+            up = card_value(first) - 1
+    a = card_value(k8[card_at(c, k, 0)]) - 1
+    b = card_value(k8[card_at(c, k, 1)]) - 1 if cards >= 2 else -1
+    from_split = t[hand_at(c, k, H_FROM_SPLIT)] != 0
+    if cards == 2 and a == b and find(mv, n, K_SPLIT) >= 0:
+        plan = pol[P_SPLIT] + ((up + 1) * 10 + a) * 2
+        if pol[plan + (1 if from_split else 0)] != 0:
+            return K_SPLIT, 0
+    context = pol[pol[P_CTX] + (up + 1) * 11 + (a + 1 if from_split else 0)]
+    original = t[hand_at(c, k, H_ORIGINAL)]
+    stake = t[hand_at(c, k, H_STAKE)] // original
+    buys = t[hand_at(c, k, H_BUYS)]
+    twisted = 1 if t[hand_at(c, k, H_TWISTS)] > 0 else 0
+    doubled = 1 if t[hand_at(c, k, H_DOUBLED)] != 0 else 0
+    flag = -1
+    if stake <= P_MAX_STAKE_MULTIPLE and buys <= P_MAX_BUYS:
+        flag = pol[pol[P_FLAG] + ((stake * (P_MAX_BUYS + 1) + buys) * 2 + twisted) * 2 + doubled]
+    node = pol[pol[P_START] + card_value(k8[card_at(c, k, 0)]) - 1]
+    for p in range(1, cards):
+        node = pol[pol[P_CHILD + p - 1] + node * 10 + card_value(k8[card_at(c, k, p)]) - 1]
+    if context < 0 or flag < 0 or node < 0:
+        fail(t, 0, E_OPPONENT_ILLEGAL)
+        return K_STICK, 0
+    size = pol[P_LEVEL_SIZE + cards - 1]
+    code = pol[pol[P_ACT + cards - 1] + (context * size + node) * pol[P_FLAGS] + flag]
+    if code == SOLVER_STICK:
+        return K_STICK, 0
+    if code == SOLVER_TWIST:
+        return K_TWIST, 0
+    if code == SOLVER_DOUBLE:
+        return K_DOUBLE, 0
+    if code == SOLVER_SPLIT:
+        return K_SPLIT, 0
+    return K_BUY, (code - SOLVER_BUY_BASE) * original
+
+
+@jit(ROWS, CFG, I32, I64, I, RNG)
+def table_act(t, k8, c, f, tab, pol, mv, n, rng):
+    """OptimalPunter.act (no Shoot bets): Strategy.act with its stake and punter play."""
+    if find(mv, n, K_STAKE) >= 0:
+        for m in range(n):
+            if mv[MOVE * m + 1] == 0:
+                return K_STAKE, 0
+        return K_STAKE, np.int64(pol[P_STAKE])
+    if find(mv, n, K_SHOOT_BET) >= 0:
+        return K_SHOOT_BET, 0
+    if find(mv, n, K_KEEP_BANK) >= 0:
+        return K_KEEP_BANK, 0
+    if c[C_SEAT] == t[T_BANKER]:
+        total, _ = best_total(k8, K_O_BC, t[T_BANKER_CARDS])
+        return stick_or_draw(mv, n, total >= 17)
+    return table_punter_play(t, k8, c, pol, mv, n)
+
+
+@jit(ROWS, CFG, I32, I64, BOOLS, RNG)
+def autopilot_index(t, k8, c, f, tab, pol, mv, mask, rng):
+    """The action index the agent seat's own player (C_AUTOPILOT) chooses now (-1: none)."""
+    mode = c[C_AUTOPILOT]
+    if mode == AP_UNIFORM or t[T_ACK] != 0:
+        legal = 0
+        for a in range(c[C_ACTIONS]):
+            legal += 1 if mask[a] else 0
+        pick = int(rng.random() * legal) if mode == AP_UNIFORM else 0
+        for a in range(c[C_ACTIONS]):
+            if mask[a]:
+                if pick == 0:
+                    return np.int64(a)
+                pick -= 1
+        return np.int64(-1)
+    n = legal_moves(t, k8, c, mv)
+    if mode == AP_TABLE:
+        kind, amount = table_act(t, k8, c, f, tab, pol, mv, n, rng)
+    else:
+        kind, amount = player_act(t, k8, c, f, tab, c[C_SEAT], c[C_PLAYERS], mv, n, rng)
+    return to_index(t, c, f, kind, amount, mask)
+
+
+@jit(ROWS, I64)
+def decision_cell(t, k8, c):
+    """evaluate.tournament._decision_key as a cell of the decision counts (-1: not a playing decision)."""
+    if t[T_PHASE] != PH_PLAY or current_hand(t, c) < 0 or shoot_bet_point(t, c) >= 0:
+        return np.int64(-1)
+    k = t[T_CURSOR]
+    cards = t[hand_at(c, k, H_CARDS)]
+    total, soft = hand_total(t, k8, c, k)
+    return np.int64(((1 if soft else 0) * D_TOTALS + total) * D_CARDS + cards)
+
+
+@jit(ROWS, I64, I, F, F64S, F64S, I8S, I64, I64)
+def record_episode(t, k8, c, hand, episode_return, returns, per_stake, outcome, shoot_after, totals):
+    """evaluate.tournament._record_episode of the episode that just ended (the last deal's hands)."""
+    seat = c[C_SEAT]
+    result = 0
+    initial = 0
+    boxes = 0
+    own = 0
+    for k in range(t[T_HANDS]):
+        if t[hand_at(c, k, H_SEAT)] != seat:
+            continue
+        own += 1
+        result += t[hand_at(c, k, H_RESULT)]
+        box = t[hand_at(c, k, H_BOX)]
+        if (boxes >> box) & 1 == 0:
+            boxes |= 1 << box
+            initial += t[hand_at(c, k, H_ORIGINAL)]
+        cls, _ = hand_class(t, k8, c, k)
+        totals[R_CLASSES + cls] += 1
+        bet = t[hand_at(c, k, H_SHOOT_BET)]
+        if bet > 0:
+            totals[R_SHOOT_BETS] += 1
+            totals[R_SHOOT_CHIPS_BET] += bet
+            won = t[hand_at(c, k, H_WON_FROM_SHOOT)]
+            if won > 0:
+                totals[R_SHOOT_BETS_WON] += 1
+                totals[R_SHOOT_CHIPS_WON] += won
+    returns[hand] = episode_return
+    per_stake[hand] = result / initial if own > 0 else np.nan
+    net = float(result) if own > 0 else episode_return
+    outcome[hand] = 1 if net > 0 else (-1 if net < 0 else 0)
+    shoot_after[hand] = t[T_SHOOT]
+    totals[R_TURNOVERS] += t[T_TURNOVERS]
+
+
+@jit(I32ROWS, I8ROWS, CFG, I32, F32ROWS, BOOLROWS, I64, B, I, I, I, F64S, F64S, F64S, I8S, I64, I64, I64,
+     RNG, I64, entry=True)
+def play_hands(t, k8, c, f, tab, pol, obs, mask, actions, external, seed, hands, budget, running, returns,
+               per_stake, outcome, shoot_after, totals, decisions, rng, scratch):
+    """An evaluation's hands: table i plays hands i, i + N, i + 2N, ... below ``hands``, hand h dealt
+    with the key hand_key(seed, h) from a fresh table (as the scalar tournament resets hand h with
+    seed + h). ``external``: one step per table with ``actions`` (a table whose episode ends is reset
+    for its next hand at once); otherwise the agent seat's own player (C_AUTOPILOT) plays until each
+    table has taken ``budget`` steps or finished its hands. Returns how many tables still have hands."""
+    mv = scratch[:MOVE * 8]
+    counts = scratch[MOVE * 8:MOVE * 8 + 52]
+    out = scratch[MOVE * 8 + 52:]
+    tables = t.shape[0]
+    actions_n = c[C_ACTIONS]
+    active = 0
+    for i in range(tables):
+        row, row8 = t[i], k8[i]
+        steps = 0
+        while True:
+            if row[T_ERROR] != 0:
+                return np.int64(-1)
+            if row[T_NEEDS_RESET] != 0:
+                hand = i if row[T_HAND] < 0 else row[T_HAND] + tables
+                if hand >= hands:
+                    break
+                row[T_HAND] = hand
+                row[T_NEEDS_RESET] = 0
+                env_reset(row, row8, c, f, tab, False, hand_key(seed, hand), mv, rng, out, counts, obs[i], mask[i])
+                running[i] = 0.0
+                continue
+            if steps >= budget:
+                break
+            a = actions[i] if external else autopilot_index(row, row8, c, f, tab, pol, mv, mask[i], rng)
+            if a < 0 or a >= actions_n:
+                fail(row, 0, E_OPPONENT_ILLEGAL)
+                return np.int64(-1)
+            cell = decision_cell(row, row8, c)
+            if cell >= 0:
+                decisions[cell * actions_n + a] += 1
+            reward = env_step(row, row8, c, f, tab, a, mv, rng, out, counts, obs[i], mask[i])
+            running[i] += np.float64(np.float32(reward))
+            totals[R_ILLEGAL] += row[T_ILLEGAL]
+            steps += 1
+            if row[T_TERMINAL] != 0:
+                record_episode(row, row8, c, row[T_HAND], running[i], returns, per_stake, outcome, shoot_after,
+                               totals)
+                row[T_NEEDS_RESET] = 1
+        if row[T_NEEDS_RESET] == 0:
+            active += 1
+    return np.int64(active)
+
+
+@jit(I32ROWS, I8ROWS, CFG, I32, BOOLROWS, I64, RNG, I64, entry=True)
+def choose_actions(t, k8, c, f, tab, pol, mask, out_actions, rng, scratch):
+    """The index every table's agent-seat player (C_AUTOPILOT) would choose now (-1 where the episode
+    is over; tests)."""
+    mv = scratch[:MOVE * 8]
+    for i in range(t.shape[0]):
+        if t[i, T_TERMINAL] != 0:
+            out_actions[i] = -1
+        else:
+            out_actions[i] = autopilot_index(t[i], k8[i], c, f, tab, pol, mv, mask[i], rng)

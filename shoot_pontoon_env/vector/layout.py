@@ -57,8 +57,10 @@ MAX_MOVES = enc.MAX_MOVES
 (T_STAGE, T_PHASE, T_CURSOR, T_BOX, T_BANKER, T_SHOOT, T_RESERVE, T_DEAL_NUMBER, T_TURNOVERS, T_HANDS,
  T_BANKER_CARDS, T_REVEALED, T_FORFEITED, T_SHOE_POS, T_SHOE_SIZE, T_SHOE_SHUFFLED, T_SHUFFLES,
  T_DEALS, T_TERMINAL, T_DECIDED, T_ACK, T_WEALTH_MARK, T_FEED_HEAD, T_FEED_COUNT, T_ERROR,
- T_ILLEGAL) = range(26)
-T_FIELDS = 26
+ T_ILLEGAL, T_KEY_LO, T_KEY_HI, T_HAND, T_NEEDS_RESET) = range(30)
+T_FIELDS = 30
+"""T_KEY_*: the episode's shuffle key (31 bits each); T_HAND, T_NEEDS_RESET: the hand a table plays in
+an evaluation (``kernel.play_hands``)."""
 
 # --------------------------------------------------------------------------- per-hand fields
 (H_SEAT, H_BOX, H_ORIGINAL, H_STAKE, H_CARDS, H_SHOOT_BET, H_BUYS, H_TWISTS, H_DOUBLED, H_FROM_SPLIT,
@@ -84,8 +86,8 @@ ERRORS = {
  C_DOUBLE_STAKES, C_SPLIT_BY_VALUE, C_MAX_SPLIT_HANDS, C_PONTOON_AFTER_SPLIT, C_PLAYERS, C_SEAT,
  C_BANKER_SEAT_ENV, C_DEALS_PER_EPISODE, C_STARTING_CHIPS, C_ACTIONS, C_SLOTS, C_SHOE_FULL,
  C_O_BAL, C_O_HANDS, C_O_FEED_LEN, C_O_HC, C_O_HU, C_O_SHOE, C_O_FEED, C_FEED_CAPACITY,
- C_O_ACT_KIND, C_O_ACT_AMOUNT, C_O_STRAT, C_BANKER_STOPS_AT_FIVE) = range(56)
-C_FIELDS = 56
+ C_O_ACT_KIND, C_O_ACT_AMOUNT, C_O_STRAT, C_BANKER_STOPS_AT_FIVE, C_AUTOPILOT, C_BLIND) = range(58)
+C_FIELDS = 58
 """Fixed fields of the int64 config (rules, seats, and the offsets of a table's rows); the action
 table and the players follow at C_O_ACT_KIND, C_O_ACT_AMOUNT and C_O_STRAT."""
 F_PENETRATION, F_PENALTY, F_O_ACT_MULTIPLE, F_O_STRAT, F_BANKER_CARDS_BOUND = range(5)
@@ -116,6 +118,10 @@ large Shoot; dealer: hits soft 17; shoot_aware: cautious stand-on)."""
 STRAT_FLOATS = 2
 SF_A, SF_B = range(2)
 """Float parameters (shoot_aware: exposure fraction, sell-at multiple)."""
+AP_NONE, AP_STRATEGY, AP_TABLE, AP_UNIFORM = range(4)
+"""How the kernel plays the agent's seat itself in an evaluation (C_AUTOPILOT): not at all, by the
+rule-based player in strategy slot ``num_players``, by a solver's policy table, uniformly over the mask.
+C_BLIND: no observation is encoded (an evaluation whose agent the kernel plays needs only the mask)."""
 BATCHED_STRATEGIES = (Strategy, RandomPlayer, ThresholdPunter, TipsPunter, StandOnBanker, DealerRulesBanker,
                       ShootAwareBanker)
 

@@ -22,25 +22,34 @@ ObservationMap = Callable[[np.ndarray], np.ndarray]
 
 
 class PontoonVecEnv(VecEnv):
-    """SB3's view of a :class:`PontoonVectorEnv` built with ``autoreset_mode="same-step"``.
+    """SB3's view of one or more :class:`PontoonVectorEnv` built with ``autoreset_mode="SameStep"``,
+    their tables side by side (several batches: tables of different opponents, for example).
 
     Args:
-        venv: the batched env (``gym.make_vec(id, num_envs=N, autoreset_mode="same-step")``).
+        venv: the batched env (``gym.make_vec(id, num_envs=N, autoreset_mode="SameStep")``), or a
+            sequence of them with the same spaces.
         observation: an optional map of a batch of observations (for example
             ``features.compact_observation``) with the space it maps into.
     """
 
-    def __init__(self, venv: PontoonVectorEnv,
+    def __init__(self, venv: PontoonVectorEnv | Sequence[PontoonVectorEnv],
                  observation: tuple[ObservationMap, Any] | None = None) -> None:
-        if not isinstance(venv, PontoonVectorEnv):
-            raise ValueError(f"venv = {venv!r}: expected a batched Pontoon env (gym.make_vec of a Pontoon id)")
-        if venv.autoreset_mode != AutoresetMode.SAME_STEP:
-            raise ValueError("venv.autoreset_mode must be AutoresetMode.SAME_STEP: SB3 resets a finished env "
-                             "within the step (gym.make_vec(id, num_envs=N, autoreset_mode='SameStep'))")
-        self.venv = venv
+        venvs = [venv] if isinstance(venv, PontoonVectorEnv) else list(venv)
+        for one in venvs:
+            if not isinstance(one, PontoonVectorEnv):
+                raise ValueError(f"venv = {one!r}: expected a batched Pontoon env (gym.make_vec of a Pontoon id)")
+            if one.autoreset_mode != AutoresetMode.SAME_STEP:
+                raise ValueError("venv.autoreset_mode must be AutoresetMode.SAME_STEP: SB3 resets a finished env "
+                                 "within the step (gym.make_vec(id, num_envs=N, autoreset_mode='SameStep'))")
+            if (one.single_observation_space != venvs[0].single_observation_space
+                    or one.single_action_space != venvs[0].single_action_space):
+                raise ValueError("the batched envs of one PontoonVecEnv must have the same spaces")
+        self.venvs = venvs
+        self.venv = venvs[0]
+        self._bounds = np.cumsum([0] + [one.num_envs for one in venvs])
         self.render_mode = None
-        self._map, space = observation if observation is not None else (None, venv.single_observation_space)
-        super().__init__(venv.num_envs, space, venv.single_action_space)
+        self._map, space = observation if observation is not None else (None, self.venv.single_observation_space)
+        super().__init__(int(self._bounds[-1]), space, self.venv.single_action_space)
         self._actions: np.ndarray | None = None
         self._episode_returns = np.zeros(self.num_envs, dtype=np.float64)
         self._episode_lengths = np.zeros(self.num_envs, dtype=np.int64)
@@ -51,7 +60,8 @@ class PontoonVecEnv(VecEnv):
     # ------------------------------------------------------------------ VecEnv API
     def reset(self) -> VecEnvObs:
         seeds = [s for s in self._seeds if s is not None]
-        obs, _ = self.venv.reset(seed=int(seeds[0]) if seeds else None)
+        obs = np.concatenate([one.reset(seed=int(seeds[0]) + 1000 * k if seeds else None)[0]
+                              for k, one in enumerate(self.venvs)])
         self._reset_seeds()
         self._reset_options()
         self._episode_returns[:] = 0.0
@@ -61,8 +71,24 @@ class PontoonVecEnv(VecEnv):
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = np.asarray(actions).reshape(self.num_envs).astype(np.int64)
 
+    def _step_all(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Every batch's step, side by side (the info keys step_wait reads)."""
+        if len(self.venvs) == 1:
+            return self.venv.step(self._actions)
+        parts = [one.step(self._actions[a:b]) for one, a, b in zip(self.venvs, self._bounds, self._bounds[1:])]
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        final_illegal = np.zeros(self.num_envs, dtype=bool)
+        for (_, _, _, _, info), start, stop in zip(parts, self._bounds, self._bounds[1:]):
+            if "final_obs" in info:
+                final_obs[start:stop] = info["final_obs"]
+                final_illegal[start:stop] = info["final_info"]["illegal_action"]
+        info = {"illegal_action": np.concatenate([p[4]["illegal_action"] for p in parts]),
+                "final_obs": final_obs, "final_info": {"illegal_action": final_illegal}}
+        return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+                np.concatenate([p[2] for p in parts]), np.concatenate([p[3] for p in parts]), info)
+
     def step_wait(self) -> VecEnvStepReturn:
-        obs, rewards, terminated, truncated, info = self.venv.step(self._actions)
+        obs, rewards, terminated, truncated, info = self._step_all()
         dones = terminated | truncated
         self._episode_returns += rewards
         self._episode_lengths += 1
@@ -83,14 +109,17 @@ class PontoonVecEnv(VecEnv):
         return self._observe(obs), rewards.astype(np.float32), dones, infos
 
     def action_masks(self) -> np.ndarray:
-        return self.venv.action_masks()
+        return np.concatenate([one.action_masks() for one in self.venvs])
 
     def close(self) -> None:
-        self.venv.close()
+        for one in self.venvs:
+            one.close()
+
+    def _owner(self, index: int) -> PontoonVectorEnv:
+        return self.venvs[int(np.searchsorted(self._bounds, index, side="right")) - 1]
 
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
-        value = getattr(self.venv, attr_name)
-        return [value for _ in self._indices(indices)]
+        return [getattr(self._owner(i), attr_name) for i in self._indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
         raise AttributeError(f"the batched env's tables share their configuration: cannot set {attr_name!r}")
@@ -99,10 +128,9 @@ class PontoonVecEnv(VecEnv):
                    **method_kwargs: Any) -> list[Any]:
         indices = self._indices(indices)
         if method_name == "action_masks":
-            masks = self.venv.action_masks()
+            masks = self.action_masks()
             return [masks[i] for i in indices]
-        result = getattr(self.venv, method_name)(*method_args, **method_kwargs)
-        return [result for _ in indices]
+        return [getattr(self._owner(i), method_name)(*method_args, **method_kwargs) for i in indices]
 
     def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
         return [False for _ in self._indices(indices)]

@@ -16,8 +16,12 @@ import numpy as np
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
 from shoot_pontoon_env.engine import table as table_module
 from shoot_pontoon_env.shoe import Shoe
+from shoot_pontoon_env.strategies import Strategy
+from shoot_pontoon_env.vector import kernel
 from shoot_pontoon_env.vector.engine import TableBatch
 from shoot_pontoon_env.vector.env import player_arguments
+from shoot_pontoon_env.vector.layout import AP_NONE
+from shoot_pontoon_env.vector.policy import NO_POLICY, BatchPlayer
 
 
 class RecordingShoe(Shoe):
@@ -40,10 +44,15 @@ class Differential:
     """``num_tables`` scalar envs of ``env_id`` / ``kwargs`` beside one fed TableBatch."""
 
     def __init__(self, env_id: str, kwargs: dict[str, Any], num_tables: int, seed: int,
-                 illegal_rate: float = 0.02) -> None:
+                 illegal_rate: float = 0.02, agent: Strategy | None = None) -> None:
         self.envs = [gym.make(env_id, **kwargs).unwrapped for _ in range(num_tables)]
-        self.batch = TableBatch(self.envs[0], num_tables, player_arguments(self.envs[0], kwargs),
-                                feed_capacity=8)
+        self.agent = agent
+        player = BatchPlayer.of_strategy(agent, self.envs[0].rules) if agent is not None else None
+        if agent is not None and player is None:
+            raise ValueError(f"{agent!r} cannot be played by the batched engine")
+        self.batch = TableBatch(self.envs[0], num_tables, player_arguments(self.envs[0], kwargs), feed_capacity=8,
+                                autopilot=(player.mode, player.strategy) if player else (AP_NONE, None),
+                                policy=player.policy if player else NO_POLICY)
         self.rng = np.random.default_rng(seed)
         self.batch_rng = np.random.default_rng(seed + 1)
         self.seed = seed
@@ -75,6 +84,9 @@ class Differential:
         self.done[:] = False
 
     def _choose(self, env) -> int:
+        if self.agent is not None:  # the strategy on the table's real view, as the kernel plays it
+            view = env.view
+            return env.action_table.to_index(self.agent.act(view, self.rng), view)
         mask = env.action_masks()
         legal = np.flatnonzero(mask)
         illegal = np.flatnonzero(~mask)
@@ -84,6 +96,11 @@ class Differential:
 
     def step(self) -> None:
         actions = np.zeros(len(self.envs), dtype=np.int64)
+        chosen = np.zeros(len(self.envs), dtype=np.int64)
+        if self.agent is not None:
+            c = self.batch.config
+            kernel.choose_actions(self.batch.t, self.batch.k8, c.c, c.f, c.tab, self.batch.policy, self.batch.mask,
+                                  chosen, self.batch_rng, self.batch._scratch)
         results = []
         for i, env in enumerate(self.envs):
             if self.done[i]:
@@ -92,6 +109,10 @@ class Differential:
                 self.episodes += 1
             else:
                 actions[i] = self._choose(env)
+                if self.agent is not None:
+                    assert chosen[i] == actions[i], (
+                        f"table {i}, step {self.steps}: {self.agent!r} chose {actions[i]} on the table's view, "
+                        f"the batched engine {chosen[i]}")
                 obs, reward, terminated, truncated, info = env.step(actions[i])
                 assert not truncated
                 results.append((obs, reward, terminated, info))
@@ -133,13 +154,13 @@ class Differential:
 
 
 def run_differential(env_id: str, kwargs: dict[str, Any], *, tables: int, seed: int, steps: int | None = None,
-                     episodes: int | None = None) -> Differential:
+                     episodes: int | None = None, agent: Strategy | None = None) -> Differential:
     """Play ``steps`` steps, or ``episodes`` episodes, at ``tables`` tables (episodes reset as they end)
     and compare every step."""
     original = table_module.Shoe
     table_module.Shoe = RecordingShoe
     try:
-        diff = Differential(env_id, kwargs, tables, seed)
+        diff = Differential(env_id, kwargs, tables, seed, agent=agent)
         diff.run(steps, episodes)
     finally:
         table_module.Shoe = original

@@ -141,3 +141,30 @@ def test_drawn_rules_and_tables_match_the_scalar_env(config, seed):
 def test_many_drawn_rules_and_tables_match_the_scalar_env(config, seed):
     env_id, kwargs = config
     run_differential(env_id, kwargs, tables=16, steps=200, seed=seed)
+
+
+AGENT_CONFIGS = [
+    ("ShootPontoon-v0", {}, "tips"), ("ShootPontoon-v0", {"deals_per_episode": 3}, "shoot_aware"),
+    ("ShootPontoon-Casino-v0", {}, "threshold"), ("ShootPontoon-Playtech-v0", {"num_players": 2}, "optimal"),
+    ("ShootPontoon-Casino-v0", {"num_players": 2}, "basic"), ("ShootPontoon-v0", {"num_players": 2}, "optimal"),
+    ("ShootPontoonBanker-v0", {}, "shoot_aware"), ("ShootPontoonBanker-v0", {}, "dealer"),
+]
+
+
+@pytest.mark.parametrize(("env_id", "kwargs", "name"), AGENT_CONFIGS, ids=lambda v: v if isinstance(v, str) else "")
+def test_the_kernel_plays_an_agent_seat_as_the_strategy_does_on_the_real_view(env_id, kwargs, name):
+    """The batched evaluation lets the kernel play rule-based and solver agents: at every step it
+    chooses the index the strategy itself chooses from the table's SeatView."""
+    import gymnasium as gym
+
+    from shoot_pontoon_env.solver import solve
+    from shoot_pontoon_env.solver.player import OptimalPunter
+    from shoot_pontoon_env.strategies import make_strategy
+
+    if name in ("optimal", "basic"):
+        rules = gym.make(env_id, **kwargs).unwrapped.rules
+        agent = OptimalPunter(solve(rules, infinite=name == "basic"))
+    else:
+        agent = make_strategy(name)
+    diff = run_differential(env_id, kwargs, tables=16, episodes=600, seed=21, agent=agent)
+    assert diff.episodes >= 600
