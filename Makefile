@@ -41,6 +41,7 @@ benchmark: install
 	$(PY) benchmarks/vector_throughput.py
 	$(PY) benchmarks/numpy_vs_numba.py
 	$(PY) benchmarks/evaluation_speed.py
+	$(PY) benchmarks/scalar_env_speed.py
 	$(PY) benchmarks/env_random_play.py
 	$(PY) benchmarks/solver_validation.py --hands 1000000 --workers 2
 
