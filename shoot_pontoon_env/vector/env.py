@@ -207,10 +207,34 @@ class PontoonVectorEnv(VectorEnv):
 class ShootPontoonVectorEnv(PontoonVectorEnv):
     """``ShootPontoon-v0`` (and the casino ids) batched: ``gym.make_vec(id, num_envs=N)``.
 
-    Takes ``num_envs``, every argument of :class:`~shoot_pontoon_env.envs.punter.ShootPontoonEnv`
-    (table players only by name or as the library's rule-based classes: an arbitrary Python
-    ``Strategy`` is refused, naming its argument), ``autoreset_mode`` and ``copy`` (return copies of
-    the observation buffer; False returns the buffer itself, rewritten by the next call).
+    ## Description
+    ``num_envs`` tables of :class:`~shoot_pontoon_env.envs.punter.ShootPontoonEnv`, each one the agent's
+    punter seat among rule-based table players, stepped together by the batched engine. Each table
+    plays exactly what the scalar env would (``tests/vector`` compares every step).
+
+    ## Action Space
+    ``MultiDiscrete([n] * num_envs)``: one index of the scalar env's ``Discrete(n)`` per table.
+
+    ## Observation Space
+    ``Box((num_envs, size), float32)``: the scalar env's observation per row.
+
+    ## Rewards
+    The scalar env's, per table, as float32.
+
+    ## Starting State
+    As the scalar env's; one Generator (``reset(seed=...)``) drives every table.
+
+    ## Episode End
+    As the scalar env's, per table; what follows depends on ``autoreset_mode`` (see the base class).
+
+    ## Arguments
+    ``num_envs``, every argument of ``ShootPontoonEnv`` (table players by name, or as the library's
+    rule-based classes: an arbitrary Python ``Strategy`` is refused, naming its argument; no
+    ``render_mode``), ``autoreset_mode`` and ``copy`` (return copies of the observation buffer; False
+    returns the buffer itself, rewritten by the next call).
+
+    ## Version History
+    - v0: the batched engine (package 0.2), the ids' ``vector_entry_point``.
     """
 
     def __init__(self, num_envs: int = 1, rules: str | Rules = "shoot", num_players: int = 4, seat: int = 1,
@@ -233,9 +257,34 @@ class ShootPontoonVectorEnv(PontoonVectorEnv):
 
 
 class ShootPontoonBankerVectorEnv(PontoonVectorEnv):
-    """``ShootPontoonBanker-v0`` batched: the arguments of
-    :class:`~shoot_pontoon_env.envs.banker.ShootPontoonBankerEnv`, ``num_envs``, ``autoreset_mode``
-    and ``copy``."""
+    """``ShootPontoonBanker-v0`` batched: ``gym.make_vec("ShootPontoonBanker-v0", num_envs=N)``.
+
+    ## Description
+    ``num_envs`` tables of :class:`~shoot_pontoon_env.envs.banker.ShootPontoonBankerEnv` (the agent holds
+    the bank), stepped together by the batched engine, each exactly as the scalar env plays.
+
+    ## Action Space
+    ``MultiDiscrete([4] * num_envs)``: stick, twist, keep the bank, sell the bank, per table.
+
+    ## Observation Space
+    ``Box((num_envs, size), float32)``: the scalar env's observation per row.
+
+    ## Rewards
+    The scalar env's, per table, as float32.
+
+    ## Starting State
+    As the scalar env's; one Generator drives every table.
+
+    ## Episode End
+    As the scalar env's, per table, then by ``autoreset_mode``.
+
+    ## Arguments
+    ``num_envs``, every argument of ``ShootPontoonBankerEnv`` (punters by name or as the library's
+    rule-based classes; no ``render_mode``), ``autoreset_mode`` and ``copy``.
+
+    ## Version History
+    - v0: the batched engine (package 0.2), the id's ``vector_entry_point``.
+    """
 
     def __init__(self, num_envs: int = 1, rules: str | Rules = "shoot", num_players: int = 4,
                  punters: str | Strategy | Sequence[str | Strategy] = "tips", deals_per_episode: int = 1,
