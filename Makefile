@@ -13,7 +13,7 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 
 install: $(PY)
-	$(PY) -m pip install -q $(CONSTRAINTS) -e ".[train,dev]"
+	$(PY) -m pip install -q $(CONSTRAINTS) -e ".[train,dev,multiagent]"
 
 # The main job: train a MaskablePPO punter on Playtech Pontoon for a few minutes, then evaluate it
 # against the random, basic-strategy and optimal agents on the same hands.
