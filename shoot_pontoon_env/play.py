@@ -352,7 +352,7 @@ class Session:
         parts = []
         for seat in range(table.num_players):
             net = table.net_position(seat)
-            bank = " (banker, with the Shoot)" if seat == table.banker else ""
+            bank = "" if seat != table.banker else " (banker, with the Shoot)" if table.rules.shoot else " (banker)"
             parts.append(f"  seat {seat} {self.names[seat]:<10} {table.wealth(seat):>6}{bank}  net {net:+d}")
         return f"{title} after {table.deal_number} deal(s):\n" + "\n".join(parts)
 

@@ -47,7 +47,7 @@ def test_q_leaves_at_once():
 
 def chip_blocks(out: str, seats: int) -> list[list[tuple[str, int, int]]]:
     """Every running chip count: (name, chips, net) per seat."""
-    rows = re.findall(r"seat \d (\S+)\s+(-?\d+)(?: \(banker, with the Shoot\))?\s+net ([+-]\d+)", out)
+    rows = re.findall(r"seat \d (\S+)\s+(-?\d+)(?: \(banker(?:, with the Shoot)?\))?\s+net ([+-]\d+)", out)
     return [[(n, int(c), int(d)) for n, c, d in rows[i:i + seats]] for i in range(0, len(rows), seats)]
 
 
