@@ -15,6 +15,8 @@ Sections (``--only``, comma separated; default ``timing,presets,shoot,splits``):
 - ``splits``: deals that all start with one pair that the policy splits and resplits,
   ``--split-hands`` each, against the solver's value of that start (measures the resplit
   approximation against simulation).
+- ``readings``: the exact return of the casino presets under each reading of drawing on 21 and of
+  the dealer's five cards, beside the published figure of the 004 game.
 - ``split-reference``: the resplit approximation measured exactly, against the slow reference
   recursion of ``tests/solver/reference.py`` (tens resplit against a 5 in 1- and 2-deck casino
   shoes: about 15 minutes).
@@ -59,6 +61,31 @@ def timing(report: dict) -> None:
             best[inf] = min(times)
         report.setdefault("timing", {})[name] = {"finite": best[False], "infinite": best[True]}
         print(f"| {name} | {rules.num_decks} | {best[False]:.2f} | {best[True]:.2f} |", flush=True)
+
+
+PUBLISHED_PLAYTECH = -0.0038
+"""The published player return of the 004 game with perfect play (house edge 0.38%)."""
+
+
+def readings(report: dict) -> None:
+    """The exact return of the casino presets under each reading of drawing on 21 and of the
+    dealer's five cards (docs/RULES.md, interpretations 5 and 6)."""
+    print("\n## Casino presets under each reading (exact, per unit stake; finite shoe / infinite deck)\n")
+    print("| preset | draw on 21 | dealer's five cards | finite shoe | infinite deck | preset value |")
+    print("|---|---|---|---|---|---|")
+    for name in ("playtech", "casino"):
+        preset = PRESETS[name]
+        for draw in ("no", "soft"):
+            for five in ("trick", "total", "draw_on"):
+                rules = preset.replace(draw_on_21=draw, banker_five_cards=five)
+                finite = solve(rules).expected_return
+                infinite = solve(rules, infinite=True).expected_return
+                mark = "**preset**" if rules == preset else ""
+                report.setdefault("readings", {})[f"{name}/{draw}/{five}"] = {"finite": finite, "infinite": infinite}
+                print(f"| {name} | {draw} | {five} | {finite:+.5f} | {infinite:+.5f} | {mark} |", flush=True)
+    value = solve(PRESETS["playtech"]).expected_return
+    print(f"\nplaytech preset {value:+.5f} against the published {PUBLISHED_PLAYTECH:+.4f}: "
+          f"difference {value - PUBLISHED_PLAYTECH:+.5f}")
 
 
 def presets(report: dict, hands: int, workers: int, seed: int, names: list[str]) -> None:
@@ -160,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
               [float(r) for r in args.shoot_ratios.split(",")])
     if "splits" in sections:
         splits(report, args.split_hands, args.workers, args.seed)
+    if "readings" in sections:
+        readings(report)
     if "split-reference" in sections:
         split_reference(report)
     if args.json:

@@ -2,13 +2,13 @@
 
 from .actions import Action, ActionKind, IllegalActionError, LegalMove
 from .engine import Phase, Table
-from .rules import CASINO, PLAYTECH, PRESETS, SHOOT, Rules, RulesError, get_rules
+from .rules import CASINO, PLAYTECH, PRESETS, SHOOT, Rules, RulesError, get_rules, rules_from_spec
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "CASINO", "PLAYTECH", "PRESETS", "SHOOT", "Action", "ActionKind", "IllegalActionError",
-    "LegalMove", "Phase", "Rules", "RulesError", "Table", "get_rules", "__version__",
+    "LegalMove", "Phase", "Rules", "RulesError", "Table", "get_rules", "rules_from_spec", "__version__",
 ]
 
 # Register the Gymnasium ids on import, so that gym.make("shoot_pontoon_env:ShootPontoon-v0") works in a

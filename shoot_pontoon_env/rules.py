@@ -7,6 +7,7 @@ it; nothing else hard-codes a rule. ``docs/RULES.md`` maps each seed rule to a f
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,10 @@ SHOE_KINDS = ("reshuffle", "persistent")
 BANKER_PLAY_KINDS = ("free", "dealer")
 SPLIT_MATCH_KINDS = ("rank", "value")
 TIE_KINDS = ("banker", "push")
+DRAW_ON_21_KINDS = ("no", "soft", "any")
+BANKER_FIVE_CARD_KINDS = ("trick", "total", "draw_on")
+FIVE_CARDS = 5
+"""A punter hand stops at five cards (the Five Card Trick); so does the banker unless it draws on."""
 
 
 class RulesError(ValueError):
@@ -113,8 +118,13 @@ class Rules:
     dealer_hits_soft_17: bool = True
     dealer_shows_first_card: bool = False
     """The banker's first card is dealt face up (the 003 casino table shows a dealer card)."""
-    banker_five_card_trick: bool = True
-    """Whether the banker's own five cards of 21 or under rank as a Five Card Trick."""
+    banker_five_cards: str = "trick"
+    """The banker's fifth card: ``"trick"``: it stops at five cards, and five cards of 21 or under
+    rank as a Five Card Trick; ``"total"``: it stops at five cards, which count their total;
+    ``"draw_on"``: no five-card limit, it draws on by its rule and its hand counts its total."""
+    punter_trick_beats_banker_trick: bool = False
+    """A punter's Five Card Trick beats a banker's (seed 003's "you win 2:1" unless the dealer has
+    Pontoon); False: the two tricks tie, and the tie rule decides."""
     ties: str = "banker"
     """``"banker"``: the banker wins every tie; ``"push"``: equal hands return the stake."""
 
@@ -123,8 +133,10 @@ class Rules:
     """A punter may stick only on this total or more (the casino 'must twist on 14 or less')."""
     punter_loses_at_or_below: int | None = 15
     """A stuck punter hand of this total or less loses to any banker hand that does not bust."""
-    draw_on_21: bool = True
-    """Whether a hand of 21 on fewer than five cards may still draw (a soft 21 chasing a trick)."""
+    draw_on_21: str = "any"
+    """Which hands of 21 on fewer than five cards may still draw (twist or buy): ``"no"`` (a 21
+    stands), ``"soft"`` (a soft 21 may chase a Five Card Trick, a hard 21 stands) or ``"any"``.
+    ``True`` and ``False`` are accepted for ``"any"`` and ``"no"``."""
     buy_min_multiple: int = 1
     buy_max_multiple: int = 2
     """A buy adds between these multiples of the hand's original stake (1 and 1: a casino double)."""
@@ -158,6 +170,8 @@ class Rules:
     special_pontoon_pays: int = 3
 
     def __post_init__(self) -> None:
+        if isinstance(self.draw_on_21, bool):  # the older boolean form of the option
+            object.__setattr__(self, "draw_on_21", "any" if self.draw_on_21 else "no")
         if not isinstance(self.name, str) or not self.name:
             _fail("name", self.name, "a non-empty str")
         _int_in("num_decks", self.num_decks, 1, 8)
@@ -169,7 +183,7 @@ class Rules:
         _int_in("base_stake", self.base_stake, 1)
         _int_in("max_boxes", self.max_boxes, 1, 3)
         _bool("shoot", self.shoot)
-        for name in ("banker_peek", "dealer_hits_soft_17", "banker_five_card_trick", "draw_on_21",
+        for name in ("banker_peek", "dealer_hits_soft_17", "punter_trick_beats_banker_trick",
                      "buy_after_twist", "buy_face_down", "double_stakes", "pontoon_after_split",
                      "split_bust_pays_double", "bank_sale", "dealer_shows_first_card"):
             _bool(name, getattr(self, name))
@@ -200,6 +214,8 @@ class Rules:
         _choice("banker_play", self.banker_play, BANKER_PLAY_KINDS)
         _int_in("dealer_stands_on", self.dealer_stands_on, 12, 21)
         _choice("ties", self.ties, TIE_KINDS)
+        _choice("draw_on_21", self.draw_on_21, DRAW_ON_21_KINDS)
+        _choice("banker_five_cards", self.banker_five_cards, BANKER_FIVE_CARD_KINDS)
         _int_in("stick_minimum", self.stick_minimum, 2, 21)
         if self.punter_loses_at_or_below is not None:
             _int_in("punter_loses_at_or_below", self.punter_loses_at_or_below, 2, 20)
@@ -229,6 +245,31 @@ class Rules:
     def buys_allowed(self) -> bool:
         return self.max_buys != 0
 
+    def may_draw_on(self, total: Any, soft: Any) -> Any:
+        """Whether a hand of this best total (not bust, under five cards) may still take a card.
+        Works on ints and bools, and elementwise on NumPy arrays (the solver's hand tables)."""
+        soft_ok = (self.draw_on_21 == "soft") & soft
+        return (total < 21) | ((total == 21) & ((self.draw_on_21 == "any") | soft_ok))
+
+    @property
+    def banker_stops_at_five(self) -> bool:
+        """Whether the banker stops drawing at five cards (under "trick" and "total")."""
+        return self.banker_five_cards != "draw_on"
+
+    @property
+    def banker_card_limit(self) -> int:
+        """The most cards a banker's hand can hold: five, or when it draws on, the most low cards
+        of the shoe that total 21 or less, and one more card that busts them."""
+        if self.banker_stops_at_five:
+            return FIVE_CARDS
+        held = total = 0
+        for value in range(1, 11):  # the smallest cards first: four per deck of each value
+            for _ in range(4 * self.num_decks * (4 if value == 10 else 1)):
+                if total + value > 21:
+                    return held + 1
+                held, total = held + 1, total + value
+        return held + 1
+
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
@@ -251,8 +292,9 @@ CASINO = Rules(
     banker_pontoon_multiple=1,
     banker_play="dealer",
     dealer_shows_first_card=True,
-    banker_five_card_trick=False,
-    draw_on_21=False,
+    banker_five_cards="trick",
+    punter_trick_beats_banker_trick=True,
+    draw_on_21="soft",
     buy_min_multiple=1,
     buy_max_multiple=1,
     max_buys=1,
@@ -273,16 +315,46 @@ PLAYTECH = CASINO.replace(
     max_boxes=1,
     banker_peek=True,
     dealer_shows_first_card=False,
+    punter_trick_beats_banker_trick=False,
 )
 """Playtech Pontoon of seed 004, completed with the common 8-deck online British rules."""
 
 PRESETS: dict[str, Rules] = {rules.name: rules for rules in (SHOOT, CASINO, PLAYTECH)}
 
 
-def get_rules(rules: str | Rules) -> Rules:
-    """A preset by name, or the given Rules unchanged."""
+TUPLE_OPTIONS = ("shoot_bet_points", "special_pontoons")
+"""Options held as tuples, which a JSON or YAML spec writes as lists."""
+
+
+def _as_tuple(value: Any) -> Any:
+    return tuple(_as_tuple(v) for v in value) if isinstance(value, list) else value
+
+
+def rules_from_spec(spec: Mapping[str, Any]) -> Rules:
+    """A preset with options changed, from plain data (a JSON or YAML mapping):
+    ``{"preset": "shoot", "max_shoot_bet": 2, "shoot_bet_points": ["before_second_card"]}``.
+    Lists stand for the tuple options; the name is ``"<preset>-custom"`` unless the spec gives one."""
+    options = dict(spec)
+    preset = options.pop("preset", None)
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise RulesError(f"rules spec {dict(spec)!r}: expected a 'preset' key naming one of {sorted(PRESETS)}")
+    known = {f.name for f in dataclasses.fields(Rules)}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise RulesError(f"rules spec: unknown option(s) {unknown}: expected options of Rules, {sorted(known)}")
+    options.setdefault("name", f"{preset}-custom")
+    return PRESETS[preset].replace(**{k: _as_tuple(v) if k in TUPLE_OPTIONS else v for k, v in options.items()})
+
+
+def get_rules(rules: str | Rules | Mapping[str, Any]) -> Rules:
+    """A preset by name, the given Rules unchanged, or a preset with changes from a mapping (see
+    :func:`rules_from_spec`)."""
     if isinstance(rules, Rules):
         return rules
-    if rules in PRESETS:
+    if isinstance(rules, Mapping):
+        return rules_from_spec(rules)
+    if isinstance(rules, str) and rules in PRESETS:
         return PRESETS[rules]
-    raise RulesError(f"unknown rules preset {rules!r}: expected one of {sorted(PRESETS)} or a Rules")
+    raise RulesError(
+        f"unknown rules preset {rules!r}: expected one of {sorted(PRESETS)}, a Rules, or a mapping such as "
+        '{"preset": "shoot", "max_shoot_bet": 2}')

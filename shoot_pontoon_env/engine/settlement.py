@@ -25,7 +25,7 @@ def hand_rank(hand: Hand, rules: Rules) -> HandRank:
 
 
 def banker_rank(cards: Sequence[int], rules: Rules) -> HandRank:
-    return evaluate(cards, pontoon_possible=True, five_card_trick=rules.banker_five_card_trick)
+    return evaluate(cards, pontoon_possible=True, five_card_trick=rules.banker_five_cards == "trick")
 
 
 def comparison_key(rank: HandRank) -> tuple[int, int]:
@@ -76,7 +76,8 @@ def showdown(hand: Hand, banker: HandRank, rules: Rules) -> tuple[Outcome, int]:
     if rank.hand_class == HandClass.TOTAL and low is not None and rank.total <= low:
         return Outcome.LOSE, loss
     mine, theirs = comparison_key(rank), comparison_key(banker)
-    if mine > theirs:
+    both_tricks = rank.hand_class == banker.hand_class == HandClass.FIVE_CARD_TRICK
+    if mine > theirs or (both_tricks and rules.punter_trick_beats_banker_trick):
         return Outcome.WIN, win_multiple(hand, rank, rules, banker_bust=False)
     if mine == theirs and rules.ties == "push":
         return Outcome.PUSH, 0

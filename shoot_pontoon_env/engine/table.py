@@ -17,7 +17,7 @@ import numpy as np
 
 from ..actions import Action, ActionKind, IllegalActionError, LegalMove, is_legal
 from ..cards import HandClass, HandRank, best_total, is_pontoon_pair, parse_cards
-from ..rules import Rules, get_rules
+from ..rules import FIVE_CARDS, Rules, get_rules
 from ..shoe import Shoe, ShoeExhaustedError
 from .events import RESERVE, SHOOT, TABLE, Event, EventKind
 from .hand import Hand
@@ -81,10 +81,11 @@ class Table:
         if not isinstance(banker, int) or not 0 <= banker < num_players:
             raise ValueError(f"banker = {banker!r}: expected a seat in 0..{num_players - 1}")
         boxes = (num_players - 1) * self.rules.max_boxes
-        if 5 * (boxes + 1) > self.rules.num_decks * 52:
+        if FIVE_CARDS * boxes + self.rules.banker_card_limit > self.rules.num_decks * 52:
             raise ValueError(
-                f"num_players = {num_players}: {boxes} boxes of up to five cards and the banker's need more "
-                f"than the {self.rules.num_decks}-deck shoe holds; use fewer players or boxes, or more decks"
+                f"num_players = {num_players}: {boxes} boxes of up to five cards and the banker's "
+                f"{self.rules.banker_card_limit} need more than the {self.rules.num_decks}-deck shoe holds; "
+                "use fewer players or boxes, or more decks"
             )
         chips = [starting_chips] * num_players if isinstance(starting_chips, int) else list(starting_chips)
         if len(chips) != num_players or not all(isinstance(c, int) and not isinstance(c, bool) for c in chips):
@@ -193,8 +194,7 @@ class Table:
             return self._hand_moves(hand)
         if self.phase == Phase.BANKER:
             moves = [LegalMove(ActionKind.STICK)]
-            total, _ = best_total(self.banker_cards)
-            if total < 21 or rules.draw_on_21:
+            if rules.may_draw_on(*best_total(self.banker_cards)):
                 moves.append(LegalMove(ActionKind.TWIST))
             return tuple(moves)
         if self.phase == Phase.BANK_DECISION:
@@ -203,7 +203,7 @@ class Table:
 
     def _hand_moves(self, hand: Hand) -> tuple[LegalMove, ...]:
         rules = self.rules
-        total, _ = best_total(hand.cards)
+        total, soft = best_total(hand.cards)
         moves: list[LegalMove] = []
         if total >= rules.stick_minimum:
             moves.append(LegalMove(ActionKind.STICK))
@@ -211,7 +211,7 @@ class Table:
             if not hand.twists:
                 moves.append(LegalMove(ActionKind.TWIST))
             return tuple(moves)
-        if total < 21 or rules.draw_on_21:
+        if rules.may_draw_on(total, soft):
             moves.append(LegalMove(ActionKind.TWIST))
             low, high = self._buy_range(hand)
             if low <= high:
@@ -395,6 +395,7 @@ class Table:
 
     def _apply_shoot_bet(self, amount: int) -> None:
         hand = self.hands[self.cursor]
+        point = self.shoot_bet_point
         if self.phase == Phase.PLAY:
             hand.fourth_card_bet_offered = True
         else:
@@ -403,7 +404,7 @@ class Table:
             hand.shoot_bet += amount
             self.balances[hand.seat] -= amount
             self._log(EventKind.SHOOT_BET, seat=hand.seat, hand=self.hands.index(hand), amount=amount,
-                      src=hand.seat, dst=TABLE, note=self.shoot_bet_point or "")
+                      src=hand.seat, dst=TABLE, note=point or "")
 
     # ------------------------------------------------------------------ dealing
     def _draw(self) -> int:
@@ -484,13 +485,13 @@ class Table:
 
     def _after_card(self, hand: Hand, index: int) -> None:
         """Bust, Five Card Trick, Pontoon and forced stands after a punter hand receives a card."""
-        total, _ = best_total(hand.cards)
+        total, soft = best_total(hand.cards)
         if total > 21:
             self._reveal_hand(hand, index)
             self._log(EventKind.BUST, seat=hand.seat, hand=index, amount=total)
             self._settle_hand(hand, index, Outcome.LOSE, 1)
             return
-        if len(hand.cards) >= 5:
+        if len(hand.cards) >= FIVE_CARDS:
             hand.done = True
             self._reveal_hand(hand, index)
             self._log(EventKind.FIVE_CARD_TRICK, seat=hand.seat, hand=index, amount=total)
@@ -498,7 +499,7 @@ class Table:
             hand.done = True
             hand.face_up[:] = [True] * len(hand.cards)
             self._log(EventKind.PONTOON, seat=hand.seat, hand=index)
-        elif total == 21 and not self.rules.draw_on_21:
+        elif total == 21 and not self.rules.may_draw_on(total, soft):
             hand.done = True
 
     def _reveal_hand(self, hand: Hand, index: int) -> None:
@@ -510,15 +511,16 @@ class Table:
     # ------------------------------------------------------------------ the banker
     def _banker_done_drawing(self) -> bool:
         total, soft = best_total(self.banker_cards)
-        if total > 21 or len(self.banker_cards) >= 5:
+        rules = self.rules
+        if total > 21 or (len(self.banker_cards) >= FIVE_CARDS and rules.banker_stops_at_five):
             return True
-        if self.rules.banker_play == "dealer":
-            if total > self.rules.dealer_stands_on:
+        if rules.banker_play == "dealer":
+            if total > rules.dealer_stands_on:
                 return True
-            if total == self.rules.dealer_stands_on:
-                return not (soft and self.rules.dealer_hits_soft_17 and total == 17)
+            if total == rules.dealer_stands_on:
+                return not (soft and rules.dealer_hits_soft_17 and total == 17)
             return False
-        return total == 21 and not self.rules.draw_on_21
+        return not rules.may_draw_on(total, soft)
 
     def _reveal_banker(self) -> None:
         if not self.banker_revealed:
@@ -603,12 +605,15 @@ class Table:
                 self._settle_hand(hand, i, outcome, multiple)
 
     def _banker_pontoon_on_peek(self) -> None:
+        """Every hand meets the banker's Pontoon at once, by the showdown's own rule (so a punter's
+        Pontoon pushes under ``ties="push"``, as it would at a no-peek showdown)."""
         self._reveal_banker()
         self._log(EventKind.PONTOON, seat=self.banker, note="peek")
+        banker = banker_rank(self.banker_cards, self.rules)
         for i, hand in enumerate(self.hands):
             if not hand.settled:
                 self._reveal_hand(hand, i)
-                self._settle_hand(hand, i, Outcome.LOSE, self.rules.banker_pontoon_multiple)
+                self._settle_hand(hand, i, *showdown(hand, banker, self.rules))
 
     def _end_of_deal_bank(self) -> bool:
         """Bank turnover when the deal emptied the Shoot. Returns whether the bank passed."""

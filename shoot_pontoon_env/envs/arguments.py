@@ -20,7 +20,12 @@ def _is_int(value: Any) -> bool:
 def check_rules(rules: Any) -> Rules:
     try:
         return get_rules(rules)
-    except (RulesError, TypeError):
+    except RulesError as error:
+        if isinstance(rules, dict):  # a spec's own error names the bad option and what is allowed
+            raise ValueError(f"rules = {rules!r}: {error}") from None
+        raise ValueError(f"rules = {rules!r}: expected a preset name {sorted(PRESETS)}, a Rules instance, "
+                         "or a preset with changes such as {'preset': 'shoot', 'max_shoot_bet': 2}") from None
+    except TypeError:
         raise ValueError(
             f"rules = {rules!r}: expected a preset name {sorted(PRESETS)} or a Rules instance") from None
 

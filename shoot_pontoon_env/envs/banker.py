@@ -66,7 +66,7 @@ class ShootPontoonBankerEnv(PontoonSeatEnv):
       ``render_mode``: as in ``ShootPontoon-v0``.
 
     ## Version History
-    - v0: initial version.
+    - v0: initial version (package 0.1); package 0.2 leaves the banker seat's game unchanged.
     """
 
     def __init__(

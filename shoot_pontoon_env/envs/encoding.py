@@ -131,6 +131,8 @@ def observation_bounds(rules: Rules, num_players: int) -> tuple[np.ndarray, np.n
     high[[CHIP_SHOOT, CHIP_RESERVE, CHIP_CAPACITY]] = CHIP_BOUND
     low[CHIP_BALANCE], high[CHIP_BALANCE] = -CHIP_BOUND, CHIP_BOUND
     high[BANKER_TOTAL] = TOTAL_BOUND
+    if not rules.banker_stops_at_five:  # a banker that draws on holds more than five cards
+        high[BANKER_RANKS] = high[BANKER_VISIBLE] = rules.banker_card_limit / MAX_CARDS
     for start in [CURRENT.start] + [hand_slot(i).start for i in range(hand_slots(rules, num_players))]:
         _hand_bounds(low, high, start)
     return low, high
@@ -201,7 +203,8 @@ class ObservationEncoder:
         obs[BANKER_BUST] = float(total > 21)
         obs[BANKER_PONTOON] = float(view.banker_hidden == 0 and is_pontoon_pair(cards))
         obs[BANKER_FIVE_CARD_TRICK] = float(
-            view.rules.banker_five_card_trick and view.banker_hidden == 0 and len(cards) >= 5 and total <= 21
+            view.rules.banker_five_cards == "trick" and view.banker_hidden == 0 and len(cards) >= 5
+            and total <= 21
         )
 
     def _encode_hand(self, obs: np.ndarray, start: int, hand: HandView, view: SeatView, banker: int,

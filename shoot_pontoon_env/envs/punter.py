@@ -90,7 +90,10 @@ class ShootPontoonEnv(PontoonSeatEnv):
     - ``render_mode``: ``None``, ``"ansi"`` (render returns text) or ``"human"`` (prints it).
 
     ## Version History
-    - v0: initial version.
+    - v0: initial version (package 0.1).
+    - v0, package 0.2: the ``casino`` and ``playtech`` presets follow the published game (a soft 21
+      of three or four cards may draw; the dealer's five cards are a Five Card Trick), which changes
+      ``ShootPontoon-Casino-v0`` and ``ShootPontoon-Playtech-v0``; ``ShootPontoon-v0`` plays as before.
     """
 
     def __init__(

@@ -53,7 +53,7 @@ def event_line(event: Event, viewer: int) -> str:
         EventKind.DEAL_START: f"deal {event.amount}: seat {seat} holds the bank",
         EventKind.POST_SHOOT: f"seat {seat} posts a Shoot of {event.amount}",
         EventKind.STAKE: f"{who} stakes {event.amount}{f' ({event.note})' if event.note else ''}",
-        EventKind.SHOOT_BET: f"{who} bets {event.amount} against the Shoot ({event.note})",
+        EventKind.SHOOT_BET: f"{who} bets {event.amount} against the Shoot ({event.note.replace('_', ' ')})",
         EventKind.PEEK: f"the banker (seat {seat}) peeks",
         EventKind.REVEAL: f"{who} shows {card_code(event.card) if event.card is not None else '?'}",
         EventKind.ACTION: f"{who}: {event.note}",

@@ -44,7 +44,7 @@ def banker_outcome(values: tuple[int, ...], rules: Rules) -> int:
         return BUST
     if len(values) == 2 and sorted(values) == [ACE, TEN]:
         return PONTOON
-    if rules.banker_five_card_trick and len(values) >= MAX_CARDS:
+    if rules.banker_five_cards == "trick" and len(values) >= MAX_CARDS:
         return FIVE_CARD_TRICK
     return TWENTY_ONE if total == 21 else total
 
@@ -70,10 +70,10 @@ class BankerRule:
 
 
 def engine_done(values: tuple[int, ...], rules: Rules) -> bool:
-    """The engine stops the banker without asking: bust, five cards, or (free banker) 21 when
-    drawing on 21 is not allowed; the casino dealer's fixed rule is in :func:`dealer_rule`."""
+    """The engine stops the banker without asking: bust, five cards (unless it draws on), or (free
+    banker) a 21 that may not draw; the casino dealer's fixed rule is in :func:`dealer_rule`."""
     total, soft, _ = _best(values)
-    if total > 21 or len(values) >= MAX_CARDS:
+    if total > 21 or (len(values) >= MAX_CARDS and rules.banker_stops_at_five):
         return True
     if rules.banker_play == "dealer":
         if total > rules.dealer_stands_on:
@@ -81,7 +81,7 @@ def engine_done(values: tuple[int, ...], rules: Rules) -> bool:
         if total == rules.dealer_stands_on:
             return not (soft and rules.dealer_hits_soft_17 and total == 17)
         return False
-    return total == 21 and not rules.draw_on_21
+    return not rules.may_draw_on(total, soft)
 
 
 def dealer_rule(rules: Rules) -> BankerRule:
@@ -130,9 +130,9 @@ def strategy_rule(strategy: Strategy, rules: Rules) -> BankerRule:
             "punters' hands or play at random (set own_cards_only = True on a strategy class that does not)")
 
     def draws(values: tuple[int, ...]) -> bool:
-        total, _, _ = _best(values)
+        total, soft, _ = _best(values)
         legal = [LegalMove(ActionKind.STICK)]
-        if total < 21 or rules.draw_on_21:
+        if rules.may_draw_on(total, soft):
             legal.append(LegalMove(ActionKind.TWIST))
         view = _banker_view(rules, tuple(_card_of_value(v) for v in values), tuple(legal))
         action: Action = strategy.act(view, np.random.default_rng(0))
@@ -162,8 +162,10 @@ class DealerPaths:
     """(D,): how many orders of that multiset are lines of play (Pontoons excluded under a peek)."""
     outcome: np.ndarray
     """(D,): outcome index of the finished hand."""
+    depth: int
+    """The most unseen cards in one line of play (five at most unless the banker draws on)."""
     onehot: np.ndarray
-    """(10 * MAX_CARDS, D): 1 where the multiset holds exactly j cards of value v (row v*5 + j-1)."""
+    """(10 * depth, D): 1 where the multiset holds exactly j cards of value v (row v*depth + j-1)."""
     out_matrix: np.ndarray
     """(D, NUM_OUTCOMES): weight placed in the outcome's column."""
 
@@ -191,13 +193,14 @@ def dealer_paths(rule: BankerRule, rules: Rules, up: int | None) -> DealerPaths:
     counts = np.array(keys, dtype=np.int64)
     weight = np.array([grouped[k][0] for k in keys], dtype=np.float64)
     outcome = np.array([grouped[k][1] for k in keys], dtype=np.int64)
-    onehot = np.zeros((NUM_VALUES * MAX_CARDS, len(keys)))
+    depth = int(counts.sum(axis=1).max())
+    onehot = np.zeros((NUM_VALUES * depth, len(keys)))
     for v in range(NUM_VALUES):
-        for j in range(1, MAX_CARDS + 1):
-            onehot[v * MAX_CARDS + j - 1] = counts[:, v] == j
+        for j in range(1, depth + 1):
+            onehot[v * depth + j - 1] = counts[:, v] == j
     out_matrix = np.zeros((len(keys), NUM_OUTCOMES))
     out_matrix[np.arange(len(keys)), outcome] = weight
-    return DealerPaths(up, counts, weight, outcome, onehot, out_matrix)
+    return DealerPaths(up, counts, weight, outcome, depth, onehot, out_matrix)
 
 
 def outcome_probs(deck: Deck, paths: DealerPaths, removed: np.ndarray, chunk: int = 4096) -> np.ndarray:
@@ -207,7 +210,7 @@ def outcome_probs(deck: Deck, paths: DealerPaths, removed: np.ndarray, chunk: in
     out = np.empty((len(removed), NUM_OUTCOMES))
     for start in range(0, len(removed), chunk):
         rows = removed[start:start + chunk]
-        L, den = deck.log_factors(rows)
+        L, den = deck.log_factors(rows, paths.depth)
         logp = L.reshape(len(rows), -1) @ paths.onehot - den[:, sizes - 1]
         out[start:start + chunk] = np.exp(logp) @ paths.out_matrix
     return out

@@ -71,18 +71,18 @@ class Deck:
             bp = np.zeros_like(total)
         return 1.0 - bp
 
-    def log_factors(self, removed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """For rows of ``removed`` (M, 10): ``L`` (M, 10, MAX_CARDS) with ``L[m, v, j-1]`` the log
+    def log_factors(self, removed: np.ndarray, depth: int = MAX_CARDS) -> tuple[np.ndarray, np.ndarray]:
+        """For rows of ``removed`` (M, 10): ``L`` (M, 10, depth) with ``L[m, v, j-1]`` the log
         of the chance factor of drawing ``j`` cards of value ``v`` (``log ff(n_v, j)``, or
-        ``j log p_v``), and ``den`` (M, MAX_CARDS) with the log of ``ff(N, k)`` (zeros when
-        infinite)."""
+        ``j log p_v``), and ``den`` (M, depth) with the log of ``ff(N, k)`` (zeros when
+        infinite). ``depth``: the most cards drawn (five, or more for a banker that draws on)."""
         rest = self.remaining(removed)
         m = len(rest)
-        steps = np.arange(MAX_CARDS, dtype=np.float64)
+        steps = np.arange(depth, dtype=np.float64)
         if self.infinite:
             logp = np.where(rest > 0, np.log(np.where(rest > 0, rest, 1.0)), NEG)
             L = logp[:, :, None] * (steps + 1)[None, None, :]
-            return L, np.zeros((m, MAX_CARDS))
+            return L, np.zeros((m, depth))
         x = rest[:, :, None] - steps[None, None, :]
         logs = np.where(x > 0, np.log(np.where(x > 0, x, 1.0)), NEG)
         L = np.cumsum(logs, axis=2)

@@ -98,10 +98,11 @@ def build_static(rules: Rules, deck: Deck, rule: BankerRule, contexts: list[Cont
                 h[i] = np.einsum("no,on->n", dists[k][i], hcol)
         stand_g.append(g)
         stand_h.append(h)
-        term = (lv.size >= MAX_CARDS) | ((lv.total == 21) & (not rules.draw_on_21))
+        may_draw = rules.may_draw_on(lv.total, lv.soft)
+        term = (lv.size >= MAX_CARDS) | ~may_draw
         auto.append(term[None, :] | (lv.pontoon[None, :] & pontoon_ctx[:, None]))
         stick.append(lv.total >= rules.stick_minimum)
-        draw.append((lv.total < 21) | rules.draw_on_21)
+        draw.append(may_draw)
     return Static(contexts, probs, stand_g, stand_h, no_bp, bust_bp, auto, stick, draw)
 
 

@@ -63,7 +63,8 @@ def payoff(cls: int, banker: int, rules: Rules, from_split: bool) -> tuple[int, 
     if _key(cls)[0] == 1 and low is not None and cls <= low:
         return -loss, -1
     mine, theirs = _key(cls), _key(banker)
-    if mine > theirs:
+    both_tricks = cls == banker == FIVE_CARD_TRICK
+    if mine > theirs or (both_tricks and rules.punter_trick_beats_banker_trick):
         return multiple, 1
     if mine == theirs and rules.ties == "push":
         return 0, 0

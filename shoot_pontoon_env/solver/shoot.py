@@ -29,7 +29,7 @@ from ..cards import value_of
 from ..engine.view import HandView, SeatView
 from .deck import Deck
 from .dp import LevelResult, solve_hands
-from .solve import Solution, node_index, root_values, split_plan
+from .solve import Solution, node_index, peek_results, root_values, split_plan
 from .space import LEVELS, NUM_VALUES
 
 
@@ -82,7 +82,6 @@ def analyse_shoot(sol: Solution, deck: Deck, ratio: float) -> ShootAnalysis:
         ctx = sol.context(up, pair)
         splits_full[(up, pair)] = split_plan(static, closed, deck, rules, ctx, up, pair, first=full)
         splits_open[(up, pair)] = split_plan(static, closed, deck, rules, ctx, up, pair)
-    bpm = rules.banker_pontoon_multiple
     bet_second: dict[tuple[int | None, int], bool] = {}
     value_second: dict[tuple[int | None, int], float] = {}
     deal_full = np.zeros(2)
@@ -90,11 +89,11 @@ def analyse_shoot(sol: Solution, deck: Deck, ratio: float) -> ShootAnalysis:
     deal_full_es = 0.0
     for up, p_up in sol.up_probs.items():
         ctx = sol.context(up, None)
-        pbp = 1.0 - static.no_pontoon[1][ctx] if rules.banker_peek else np.zeros(LEVELS[1].n)
+        peek_g, peek_h = peek_results(rules, static, ctx)
         f_eg, f_es, _ = root_values(sol, full, deck, splits_full, up)
         o_eg, o_es, _ = root_values(sol, opened, deck, splits_open, up)
-        f_eg, f_es = f_eg - bpm * pbp, f_es - ratio * pbp
-        o_eg = o_eg - bpm * pbp
+        f_eg, f_es = f_eg + peek_g, f_es + ratio * peek_h
+        o_eg = o_eg + peek_g
         removed = np.zeros(NUM_VALUES)
         if up is not None:
             removed[up] += 1

@@ -12,7 +12,8 @@ What is exact and what is not (see also ``split.py``):
   or, for the free banker of the home game, a given strategy (default ``StandOnBanker``: stand on
   17 or more, ties win), never looking at the punters' hands.
 - With a peek, the banker's Pontoon is settled before play (every hand loses
-  ``banker_pontoon_multiple`` stakes) and play is conditioned on its absence.
+  ``banker_pontoon_multiple`` stakes, a Pontoon pushes under ``ties="push"``) and play is
+  conditioned on its absence.
 - Splits with resplits: exact pattern probabilities, approximate hand values (``split.py``).
 - Special Pontoons: the share of special combinations is taken from a full shoe.
 """
@@ -29,7 +30,8 @@ from ..strategies import StandOnBanker, Strategy
 from .dealer import banker_rule
 from .deck import RANK_SHARE, Deck, two_card_probs
 from .dp import Context, LevelResult, Static, build_static, solve_hands
-from .payoff import special_pontoon_share
+from .dealer import PONTOON
+from .payoff import payoff, punter_class, special_pontoon_share
 from .space import LEVELS, NUM_VALUES, TEN, Flags, build_flags, key_of_values
 from .split import SplitCounts, split_counts
 
@@ -227,6 +229,19 @@ def root_values(sol: Solution, results: list[LevelResult], deck: Deck, splits: d
     return eg, es, split_mask
 
 
+def peek_results(rules: Rules, static: Static, ctx: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per two-card hand: the stake multiple and the Shoot result settled at the peek, times the
+    chance of the banker's Pontoon there (zeros without a peek). Each hand meets the Pontoon by the
+    showdown's payoff, so a punter's Pontoon pushes under ``ties="push"``."""
+    lv = LEVELS[1]
+    if not rules.banker_peek:
+        return np.zeros(lv.n), np.zeros(lv.n)
+    pbp = 1.0 - static.no_pontoon[1][ctx]
+    met = [payoff(punter_class(int(t), 2, bool(p)), PONTOON, rules, False) for t, p in zip(lv.total, lv.pontoon)]
+    g, h = np.array(met, dtype=np.float64).T
+    return g * pbp, h * pbp
+
+
 def assumptions(rules: Rules, banker: str, deck: Deck) -> list[str]:
     """The modelling statements behind a solution, in words (printed by the CLI)."""
     notes = [
@@ -281,8 +296,8 @@ def solve(rules: Rules | str, *, banker: Strategy | None = None, num_decks: int 
     total = 0.0
     for up in ups:
         eg, es, _ = root_values(sol, closed, deck, splits, up)
-        pbp = 1.0 - static.no_pontoon[1][index[(up, None)]] if rules.banker_peek else 0.0
-        values = eg + es - rules.banker_pontoon_multiple * pbp
+        peek_g, _ = peek_results(rules, static, index[(up, None)])
+        values = eg + es + peek_g
         probs = start_distribution(deck, up)
         sol.start_probs[up] = probs
         sol.start_values[up] = values

@@ -64,10 +64,68 @@ def test_pontoon_and_five_card_trick_pay_two_to_one_and_21_even_money():
     assert table.balances == [990, 1010]  # 21 in three beats 19, even money
 
 
-def test_dealer_five_cards_are_not_a_trick_in_the_casino_rules():
-    # player 20 on two cards; dealer 2 3 draws 4 5 6 = 20 on five cards: a tie, the dealer wins it
-    table = play(new_table(PLAYTECH, 2, 1000), "TS 2C KH 3D 4C 5S 6D", [(1, stake(10)), (1, STICK)])
-    assert len(table.banker_cards) == 5 and table.balances == [1010, 990]
+DEALER_FIVE = "7S 2C 7H 3D 7C 4C 5S 2H 3H"
+"""Player 7 7 twists 7C: a hard 21 in three; dealer 2 3 draws 4 5 2: 16 on five cards (then 3H)."""
+
+
+def test_dealer_five_cards_are_a_trick_that_beats_a_21():
+    table = play(new_table(PLAYTECH, 2, 1000), DEALER_FIVE, [(1, stake(10)), (1, TWIST)])
+    assert len(table.banker_cards) == 5 and table.balances == [1010, 990]  # the trick stops below 17
+
+
+def test_dealer_five_cards_as_a_total_or_drawing_on_are_options():
+    table = play(new_table(PLAYTECH.replace(banker_five_cards="total"), 2, 1000), DEALER_FIVE,
+                 [(1, stake(10)), (1, TWIST)])
+    assert len(table.banker_cards) == 5 and table.balances == [990, 1010]  # 21 beats a plain 16
+    table = play(new_table(PLAYTECH.replace(banker_five_cards="draw_on"), 2, 1000), DEALER_FIVE,
+                 [(1, stake(10)), (1, TWIST)])
+    assert len(table.banker_cards) == 6 and table.balances == [990, 1010]  # 16 draws 3H: 19
+
+
+TRICK_AGAINST_TRICK = "2S 2D 3H 3C 2C 4D 3S 4C 5S 2H"
+"""Player 2 3 2 4 3: 14 in five; dealer 2 3 draws 4 5 2: 16 in five."""
+
+
+def test_a_player_trick_ties_the_dealers_trick_in_playtech_and_beats_it_in_the_casino_rules():
+    table = play(new_table(PLAYTECH, 2, 1000), TRICK_AGAINST_TRICK,
+                 [(1, stake(10)), (1, TWIST), (1, TWIST), (1, TWIST)])
+    assert len(table.banker_cards) == 5 and table.balances == [1010, 990]  # seed 004: a tie, the dealer's
+    table = play(new_table(CASINO, 2, 1000), TRICK_AGAINST_TRICK,
+                 [(1, stake(10)), (1, stake(0)), (1, TWIST), (1, TWIST), (1, TWIST)])
+    assert len(table.banker_cards) == 5 and table.balances == [980, 1020]  # seed 003: 2:1 unless Pontoon
+
+
+def test_a_soft_21_under_five_cards_may_chase_the_trick_and_a_hard_21_stands():
+    # player A 5 twists 5C: soft 21 in three cards, may twist or buy; buys 2D (13), twists 3S: 16 in five
+    table = play(new_table(PLAYTECH, 2, 1000), "AS TC 5H 8D 5C 2D 3S", [(1, stake(10)), (1, TWIST)])
+    assert {ActionKind.STICK, ActionKind.TWIST, ActionKind.BUY} <= kinds(table)
+    table.apply(buy(10))
+    table.apply(TWIST)
+    assert table.balances == [960, 1040]  # a Five Card Trick on the doubled stake against 18
+    # player 7 7 twists 7C: a hard 21 stands at once, as under draw_on_21="no"
+    for rules in (PLAYTECH, PLAYTECH.replace(draw_on_21="no")):
+        table = play(new_table(rules, 2, 1000), "7S TC 7H 9D 7C", [(1, stake(10)), (1, TWIST)])
+        assert table.phase == Phase.DEAL_OVER and table.balances == [990, 1010]
+    table = play(new_table(PLAYTECH.replace(draw_on_21="any"), 2, 1000), "7S TC 7H 9D 7C",
+                 [(1, stake(10)), (1, TWIST)])
+    assert ActionKind.TWIST in kinds(table)
+    table = play(new_table(PLAYTECH.replace(draw_on_21="no"), 2, 1000), "AS TC 5H 8D 5C", [(1, stake(10)), (1, TWIST)])
+    assert table.phase == Phase.DEAL_OVER  # the soft 21 stands too
+
+
+def test_soft_17_counts_the_ace_as_eleven():
+    # dealer A 6 (soft 17) hits and draws K: A 6 K is a hard 17 with an ace, and stands
+    table = play(new_table(PLAYTECH, 2, 1000), "TS AC 8H 6D KD 5S", [(1, stake(10)), (1, STICK)])
+    assert len(table.banker_cards) == 3 and table.balances == [990, 1010]
+
+
+def test_with_push_ties_a_pontoon_meets_the_dealers_pontoon_alike_at_the_peek_and_at_the_showdown():
+    for peek in (True, False):
+        table = play(new_table(PLAYTECH.replace(ties="push", banker_peek=peek), 2, 1000), "AS AC KH KD",
+                     [(1, stake(10))])
+        assert table.balances == [1000, 1000] and table.phase == Phase.DEAL_OVER
+    table = play(new_table(PLAYTECH.replace(ties="push"), 2, 1000), "9S AC KH KD", [(1, stake(10))])
+    assert table.balances == [1010, 990]  # any other hand loses at the peek
 
 
 def test_casino_buy_is_a_single_double_allowed_after_a_twist_with_free_drawing_after():

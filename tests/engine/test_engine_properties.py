@@ -19,12 +19,13 @@ def rule_sets(draw):
         shoe=draw(st.sampled_from(["reshuffle", "persistent"])),
         banker_peek=draw(st.booleans()),
         ties=draw(st.sampled_from(["banker", "push"])),
-        draw_on_21=draw(st.booleans()),
+        draw_on_21=draw(st.sampled_from(["no", "soft", "any"])),
         double_stakes=draw(st.booleans()),
         max_split_hands=draw(st.integers(1, 4)),
         split_match=draw(st.sampled_from(["rank", "value"])),
         max_boxes=draw(st.integers(1, 3)),
-        banker_five_card_trick=draw(st.booleans()),
+        banker_five_cards=draw(st.sampled_from(["trick", "total", "draw_on"])),
+        punter_trick_beats_banker_trick=draw(st.booleans()),
         split_bust_pays_double=draw(st.booleans()),
         special_pontoons=draw(st.sampled_from([(), (("A*", "JC"),)])),
     )
@@ -49,12 +50,12 @@ def random_action(table, rng):
 
 
 def fits(rules, players):
-    return 5 * ((players - 1) * rules.max_boxes + 1) <= 52 * rules.num_decks
+    return 5 * (players - 1) * rules.max_boxes + rules.banker_card_limit <= 52 * rules.num_decks
 
 
 def fits_with_splits(rules, players):
     """A shoe that cannot run dry even if every box splits to the limit and draws five cards."""
-    return 5 * ((players - 1) * rules.max_boxes * rules.max_split_hands + 1) <= 52 * rules.num_decks
+    return 5 * (players - 1) * rules.max_boxes * rules.max_split_hands + rules.banker_card_limit <= 52 * rules.num_decks
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -91,7 +92,9 @@ def test_random_legal_play_keeps_every_invariant(rules, players, seed):
                     assert hand.buys <= rules.max_buys
                 if hand.settled and hand.cards and best_total(hand.cards)[0] > 21:
                     assert all(hand.face_up)
-            assert len(table.banker_cards) <= 5
+            assert len(table.banker_cards) <= rules.banker_card_limit
+            if len(table.banker_cards) > 5:  # only a banker that draws on, and never after a bust
+                assert not rules.banker_stops_at_five and best_total(table.banker_cards[:-1])[0] <= 21
         assert table.phase == Phase.DEAL_OVER
         assert all(h.settled for h in table.hands)
         try:

@@ -106,7 +106,7 @@ def test_banker_five_card_trick_beats_a_punter_21_unless_the_option_is_off():
     table = play(new_table(), "7S 9C 2D 7H 8D 3C 7C 2H 4S 5H",
                  opening() + [(1, TWIST), (1, STICK), (2, STICK), (0, TWIST), (0, TWIST), (0, TWIST)])
     assert table.balances == [54, 98, 98]
-    without = SHOOT.replace(banker_five_card_trick=False)
+    without = SHOOT.replace(banker_five_cards="total")
     table = play(new_table(without), "7S 9C 2D 7H 8D 3C 7C 2H 4S 5H",
                  opening() + [(1, TWIST), (1, STICK), (2, STICK), (0, TWIST), (0, TWIST), (0, TWIST)])
     assert table.balances == [46, 102, 102]  # 21 and 17 both beat a plain 16 on five cards
@@ -175,6 +175,25 @@ def test_resplit_up_to_the_limit():
     assert ActionKind.SPLIT not in {m.kind for m in table.legal_moves()}
 
 
+def test_a_split_makes_two_hands_and_resplits_follow_max_split_hands():
+    # the seed's "two independent hands" per split; a third 8 may split again up to the limit
+    script = opening() + [(1, SPLIT)]
+    table = play(new_table(SHOOT.replace(max_split_hands=2)), "8S 9C TC 8H 7D 9H 8C 8D", script)
+    assert len([h for h in table.hands if h.seat == 1]) == 2
+    assert ActionKind.SPLIT not in {m.kind for m in table.legal_moves()}  # 8S 8C: no resplit
+    table = play(new_table(), "8S 9C TC 8H 7D 9H 8C 8D", script)
+    assert SHOOT.max_split_hands == 4 and ActionKind.SPLIT in {m.kind for m in table.legal_moves()}
+
+
+def test_punter_pontoon_against_the_bankers_pontoon_at_the_peek():
+    # P1 AS KH Pontoon, P2 9C 9H; banker AD KC Pontoon at the peek
+    cards = "AS 9C AD KH 9H KC"
+    table = play(new_table(), cards, opening(2, 2, 1, 1))
+    assert table.balances == [50 + 4 + 4, 100 - 4 - 1, 100 - 4 - 1] and table.shoot == 52
+    table = play(new_table(SHOOT.replace(ties="push")), cards, opening(2, 2, 1, 1))
+    assert table.balances == [50 + 4, 100, 100 - 4 - 1] and table.shoot == 51  # the Pontoon pushes
+
+
 def test_split_hand_pontoon_counts_unless_the_option_says_no():
     # P1 AS AH splits: A gets KD (Pontoon), B gets 9D then sticks on 20; banker 9C... 19
     cards = "AS 9C TC AH 8D 9H KD 9D"
@@ -226,6 +245,8 @@ def test_shoot_bets_before_the_second_and_the_fourth_card():
     assert table.legal_moves() == (LegalMove(ActionKind.SHOOT_BET, 0, 46),)
     table.apply(shoot_bet(6))
     assert table.hands[0].shoot_bet == 10
+    notes = [e.note for e in table.events if e.kind == EventKind.SHOOT_BET]
+    assert notes == ["before_deal", "before_second_card", "before_fourth_card"]
     table.apply(TWIST)  # 5D: 14
     for action in (TWIST,):
         table.apply(action)
@@ -340,7 +361,7 @@ def test_twisting_on_21_is_an_option():
     cards = "AS 9C TD 5H 8D 8C 5C"  # P1 A 5 5: soft 21 on three cards
     table = play(new_table(), cards, opening() + [(1, TWIST)])
     assert table.to_act == 1 and ActionKind.TWIST in {m.kind for m in table.legal_moves()}
-    table = play(new_table(SHOOT.replace(draw_on_21=False)), cards, opening() + [(1, TWIST)])
+    table = play(new_table(SHOOT.replace(draw_on_21="no")), cards, opening() + [(1, TWIST)])
     assert table.to_act == 2
 
 

@@ -14,7 +14,11 @@ CONFIGS = [
     ("ShootPontoon-v0", {"rules": name}) for name in PRESETS
 ] + [
     ("ShootPontoonBanker-v0", {"rules": name}) for name in PRESETS if PRESETS[name].banker_play == "free"
-] + [("ShootPontoon-Casino-v0", {}), ("ShootPontoon-Playtech-v0", {})]
+] + [("ShootPontoon-Casino-v0", {}), ("ShootPontoon-Playtech-v0", {})] + [
+    # a banker drawing past five cards: observation bounds and decoding beyond five banker cards
+    ("ShootPontoonBanker-v0", {"rules": PRESETS["shoot"].replace(name="shoot-draw-on", banker_five_cards="draw_on")}),
+    ("ShootPontoon-v0", {"rules": PRESETS["playtech"].replace(name="playtech-draw-on", banker_five_cards="draw_on")}),
+]
 
 
 def config_id(config: tuple[str, dict]) -> str:

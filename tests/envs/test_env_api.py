@@ -145,3 +145,11 @@ def test_a_stacked_shoe_the_packs_cannot_hold_is_refused():
         env.reset(options={"stacked": "AS AS"})
     obs, info = env.reset(seed=0)  # the env is usable again
     assert info["action_mask"].any()
+
+
+def test_rules_as_a_preset_with_changes():
+    env = gym.make("ShootPontoon-v0", rules={"preset": "shoot", "shoot_bet_points": ["before_second_card"],
+                                            "max_shoot_bet": 2})
+    assert env.unwrapped.rules.shoot_bet_points == ("before_second_card",) and env.unwrapped.rules.max_shoot_bet == 2
+    with pytest.raises(ValueError, match=r"rules = .*unknown option\(s\) \['max_shot_bet'\]"):
+        gym.make("ShootPontoon-v0", rules={"preset": "shoot", "max_shot_bet": 2})

@@ -21,9 +21,15 @@ from shoot_pontoon_env.solver.space import BUY_BASE, DOUBLE, STICK, TWIST
 CARD_OF_VALUE = [v * 4 for v in range(10)]  # value index -> a card int of that value
 
 
+def _stands_on_21(cards: tuple[int, ...], rules: Rules) -> bool:
+    """A 21 that may not draw: every 21 under "no", a hard one under "soft", none under "any"."""
+    total, soft = best_total(cards)
+    return total == 21 and (rules.draw_on_21 == "no" or (rules.draw_on_21 == "soft" and not soft))
+
+
 def _banker_draws(cards: tuple[int, ...], rules: Rules) -> bool:
     total, soft = best_total(cards)
-    if total > 21 or len(cards) >= 5:
+    if total > 21 or (len(cards) >= 5 and rules.banker_five_cards != "draw_on"):
         return False
     if rules.banker_play == "dealer":
         if total > rules.dealer_stands_on:
@@ -95,7 +101,7 @@ class Reference:
             nb = self.no_pontoon(counts, up)
             return -s * nb, -nb
         pontoon = len(cards) == 2 and is_pontoon_pair(cards) and (not from_split or rules.pontoon_after_split)
-        if len(cards) >= 5 or pontoon or (total == 21 and not rules.draw_on_21) or (t and d):
+        if len(cards) >= 5 or pontoon or _stands_on_21(cards, rules) or (t and d):
             return self.stand(counts, cards, s, from_split, up)
         values = tuple(sorted(c // 4 for c in cards))
         flag = sol.flags.index[state]
@@ -147,7 +153,7 @@ def split_hand_step(sol: Solution, ctx: int, cards: tuple[int, ...],
         return None, state
     pontoon = len(cards) == 2 and is_pontoon_pair(cards) and rules.pontoon_after_split
     code = STICK
-    if not (len(cards) >= 5 or pontoon or (total == 21 and not rules.draw_on_21) or (t and d)):
+    if not (len(cards) >= 5 or pontoon or _stands_on_21(cards, rules) or (t and d)):
         values = tuple(sorted(c // 4 for c in cards))
         code = int(sol.closed[len(cards) - 1].act[ctx, node_index(values), sol.flags.index[state]])
     if code == STICK:

@@ -16,7 +16,8 @@ VARIANTS: list[Rules] = [
     SHOOT, CASINO, PLAYTECH,
     SHOOT.replace(ties="push", banker_pontoon_multiple=3, punter_loses_at_or_below=None),
     SHOOT.replace(split_bust_pays_double=True, pontoon_after_split=False, twenty_one_pays=2,
-                  special_pontoons=(("A*", "JC"), ("A*", "JS")), banker_five_card_trick=False),
+                  special_pontoons=(("A*", "JC"), ("A*", "JS")), banker_five_cards="total"),
+    SHOOT.replace(banker_five_cards="draw_on", punter_trick_beats_banker_trick=True),
     CASINO.replace(ties="push", win_pays=2, five_card_trick_pays=3, punter_loses_at_or_below=16),
 ]
 

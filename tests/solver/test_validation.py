@@ -61,9 +61,9 @@ def test_cli_text_with_shoot_analysis() -> None:
 VARIANTS = [
     SHOOT.replace(name="shoot-double-nopeek", double_stakes=True, banker_peek=False, ties="push"),
     SHOOT.replace(name="shoot-2decks-literal", num_decks=2, split_bust_pays_double=True,
-                  pontoon_after_split=False, punter_loses_at_or_below=None, draw_on_21=False),
+                  pontoon_after_split=False, punter_loses_at_or_below=None, draw_on_21="no"),
     PRESETS["casino"].replace(name="casino-push-s17", num_decks=2, ties="push", dealer_hits_soft_17=False,
-                              banker_peek=True, banker_five_card_trick=True),
+                              banker_peek=True, banker_five_cards="total", draw_on_21="any"),
     PRESETS["playtech"].replace(name="playtech-rank", split_match="rank", max_split_hands=4, buy_max_multiple=2,
                                 max_stake_multiple=3, max_buys=None, buy_after_twist=False),
 ]
