@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
 
 import shoot_pontoon_env.envs  # noqa: F401
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # train/ runs from the checkout
 
 
 def env_alone(steps: int) -> float:

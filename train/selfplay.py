@@ -211,7 +211,11 @@ class SelfPlay:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
+        from shoot_pontoon_env.solver import solve
+
         generations = [h["generation"] for h in self.history]
+        rules = gym.make(ENV_IDS["punter"], **self.configs["punter"].env_kwargs).unwrapped.rules
+        optimum = solve(rules).expected_return  # against StandOnBanker(17), the solver's default banker
         figure, axes = plt.subplots(1, 2, figsize=(10, 4))
         titles = {"punter": "punter vs stand17 banker (per unit stake)", "banker": "banker vs tips punters (per deal)"}
         for axis, role in zip(axes, ROLES):
@@ -219,9 +223,11 @@ class SelfPlay:
             errors = 1.96 * np.array([h[role]["stderr"] for h in self.history])
             axis.errorbar(generations, means, yerr=errors, marker="o", capsize=3, label="self-play snapshot")
             axis.axhline(means[0], color="grey", linestyle=":", label=f"anchor ({self.history[0][role]['agent']})")
+            if role == "punter":
+                axis.axhline(optimum, color="green", linestyle="--", label=f"solver optimum ({optimum:+.4f})")
             axis.set_title(titles[role])
             axis.set_xlabel("generation (0: the rule-based anchor)")
-            axis.legend()
+            axis.legend(loc="lower right")
         figure.tight_layout()
         path = self.config.run_dir / "selfplay.png"
         figure.savefig(path, dpi=100)
@@ -234,7 +240,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", help="YAML of SelfPlayConfig fields (train/configs/selfplay/*.yml)")
     parser.add_argument("--set", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
                         help="override fields, e.g. generations=1 punter.total_timesteps=2048")
+    parser.add_argument("--replot", metavar="RUN_DIR", help="redraw RUN_DIR/selfplay.png from its history.json")
     args = parser.parse_args(argv)
+    if args.replot:
+        run_dir = Path(args.replot)
+        selfplay = SelfPlay(load_selfplay_config(run_dir / "selfplay.yaml"))
+        selfplay.history = json.loads((run_dir / "history.json").read_text())
+        print(selfplay.plot())
+        return 0
     try:
         config = load_selfplay_config(args.config, args.set)
         selfplay = SelfPlay(config)

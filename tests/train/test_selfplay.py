@@ -98,6 +98,8 @@ def test_selfplay_smoke_run(tmp_path):
     for role in ("punter", "banker"):
         assert (run / role / "model.zip").exists() and (run / role / "league" / "gen2.zip").exists()
     assert (run / "selfplay.png").exists()
+    (run / "selfplay.png").unlink()
+    assert main(["--replot", str(run)]) == 0 and (run / "selfplay.png").exists()
     # the learnt models act in the single-seat envs and the evaluate CLI
     result = subprocess.run([sys.executable, "-m", "evaluate", "--env", "ShootPontoonBanker-v0", "--agents",
                              "stand17", str(run / "banker" / "model.zip"), "--hands", "20", "--no-optimal",
