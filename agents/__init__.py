@@ -8,7 +8,10 @@ Run from a checkout (not installed with the library). ``make_agent(name, env)`` 
   ``shoot_aware``, ``dealer``, ``threshold``) and ``thresholdN`` (stick on N or more);
 - ``optimal`` (the exact solver for the env's rules and shoe), ``basic`` (the infinite-deck solution:
   the total-dependent basic strategy);
-- ``zoo:NAME`` (a committed model of ``agents/zoo``) or a path to a saved model ``.zip``.
+- ``zoo:NAME`` (a committed model of ``agents/zoo``) or a path to a saved model ``.zip`` (with its
+  run's ``config.yaml``, or in an rl-baselines3-zoo run folder): the policy is rebuilt from that
+  configuration and only its tensors are read, so a crafted file cannot run code
+  (``agents/safe_load.py``).
 """
 
 from __future__ import annotations

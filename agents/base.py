@@ -25,12 +25,17 @@ class EnvContext:
     action_table: ActionTable
     starting_chips: int
     num_players: int
+    observation_space: gym.Space | None = None
+    """The env's own (flat) observation space; trained policies are rebuilt for it."""
+    action_space: gym.Space | None = None
+    env_id: str | None = None
 
     @classmethod
     def of(cls, env: gym.Env) -> EnvContext:
         base = env.unwrapped
         return cls(rules=base.rules, action_table=base.action_table, starting_chips=base.starting_chips,
-                   num_players=base.num_players)
+                   num_players=base.num_players, observation_space=base.observation_space,
+                   action_space=base.action_space, env_id=base.spec.id if base.spec is not None else None)
 
 
 class Agent:

@@ -1,16 +1,20 @@
 """Trained agents: a saved stable-baselines3 / sb3-contrib model behind the policy interface, and the
-model zoo (``agents/zoo/NAME/model.zip`` with its ``config.yaml``), loadable by name."""
+model zoo (``agents/zoo/NAME/model.zip`` with its ``config.yaml``), loadable by name.
+
+Loading never unpickles: the policy is rebuilt from the run's configuration and the tensors are read
+with torch's weights-only loader (``agents/safe_load.py``), so a crafted ``.zip`` cannot run code.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
-import yaml
 
-from shoot_pontoon_env.envs.features import compact_observation
+from shoot_pontoon_env.envs.features import COMPACT_SIZE, compact_observation
 
-from .base import Agent
+from .base import Agent, EnvContext
+from .safe_load import ModelFileError, load_policy, model_config
 
 ZOO = Path(__file__).parent / "zoo"
 
@@ -27,41 +31,53 @@ def zoo_path(name: str) -> Path:
     return path
 
 
-def training_config(model_path: Path) -> dict:
-    """The ``config.yaml`` of a model's run: beside the model, or one level up for a checkpoint."""
-    for folder in (model_path.parent, model_path.parent.parent):
-        if (folder / "config.yaml").exists():
-            return yaml.safe_load((folder / "config.yaml").read_text()) or {}
-    return {}
-
-
 class TrainedAgent(Agent):
-    """Acts with a saved PPO or MaskablePPO model (deterministic by default; masked when it can)."""
+    """Acts with a saved PPO or MaskablePPO model (deterministic by default; masked when it can).
+
+    The run's configuration is read at construction; the policy is rebuilt for the env's spaces when
+    the agent is bound, and a model whose weights do not fit that env is refused there."""
 
     def __init__(self, path: str | Path, *, deterministic: bool = True, name: str | None = None) -> None:
         super().__init__()
         path = Path(path)
         if not path.exists():
+            if path.suffix == ".zip" or "/" in str(path):
+                raise ModelFileError(f"{path}: no such model file")
             path = zoo_path(str(path))
-        config = training_config(path)
-        algo = config.get("algo", "maskable_ppo")
-        self.observation = config.get("observation", "flat")
-        if algo == "ppo":
-            from stable_baselines3 import PPO as algorithm
-        else:
-            from sb3_contrib import MaskablePPO as algorithm
-        self.algo = algo
-        self.model = algorithm.load(path, device="cpu")
+        self.config = model_config(path)
+        self.algo = self.config.algo
+        self.observation = self.config.observation
+        self.policy = None
         self.deterministic = deterministic
         self.path = path
         run = path.parent.parent.name if path.parent.name == "checkpoints" else path.parent.name
         self.name = name or (run if path.name == "model.zip" else f"{run}:{path.stem}")
 
+    def bind(self, context: EnvContext) -> TrainedAgent:
+        super().bind(context)
+        import gymnasium as gym
+
+        context = self.context
+        if context.observation_space is None or context.action_space is None:
+            raise ValueError(f"{self.name}: bind a trained agent to an env (EnvContext.of(env)), which gives "
+                             "the spaces its policy is rebuilt for")
+        observation_space = context.observation_space
+        if self.observation == "compact":
+            observation_space = gym.spaces.Box(0.0, 1.0, shape=(COMPACT_SIZE,), dtype=np.float32)
+        trained_on = f"{self.config.env_id} {self.config.env_kwargs or ''}".strip()
+        what = (f"this env ({context.env_id}: observation of {context.observation_space.shape[0]} values, "
+                f"{context.action_space.n} actions); the model was trained on {trained_on} "
+                f"({self.config.source})")
+        self.policy = load_policy(self.path, self.config, observation_space, context.action_space, what)
+        return self
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        if self.policy is None:
+            raise RuntimeError(f"{self.name}: bind the agent to an env before it acts")
         if self.observation == "compact":
             observation = compact_observation(observation)
         if self.algo == "maskable_ppo":
-            action, _ = self.model.predict(observation, action_masks=action_mask, deterministic=self.deterministic)
+            action, _ = self.policy.predict(observation, action_masks=action_mask, deterministic=self.deterministic)
         else:
-            action, _ = self.model.predict(observation, deterministic=self.deterministic)
+            action, _ = self.policy.predict(observation, deterministic=self.deterministic)
         return int(action)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table as RichTable
+
+from shoot_pontoon_env.cli import strict_json
 
 from .stats import Summary
 
@@ -56,7 +57,7 @@ def to_markdown(summaries: Sequence[Summary], title: str) -> str:
 def write_reports(summaries: Sequence[Summary], title: str, out_dir: Path, meta: dict) -> dict[str, Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {"json": out_dir / "report.json", "markdown": out_dir / "report.md"}
-    paths["json"].write_text(json.dumps({"title": title, **meta, "agents": [s.to_dict() for s in summaries]},
-                                        indent=2) + "\n")
+    report = {"title": title, **meta, "agents": [s.to_dict() for s in summaries]}
+    paths["json"].write_text(strict_json(report, indent=2) + "\n")  # no bare NaN: null instead
     paths["markdown"].write_text(to_markdown(summaries, title))
     return paths

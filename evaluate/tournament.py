@@ -72,9 +72,11 @@ def _record_episode(record: AgentRecord, env: gym.Env, episode_return: float) ->
     record.turnovers += table.turnovers
 
 
-def play_agent(make_env: Callable[[], gym.Env], agent: Agent, hands: int, seed: int) -> AgentRecord:
+def play_agent(make_env: Callable[[], gym.Env], agent: Agent, hands: int, seed: int,
+               progress: Callable[[int], object] | None = None) -> AgentRecord:
     """``hands`` episodes; episode ``i`` is reset with seed ``seed + i`` and the agent acts with a
-    Generator seeded the same, so every agent meets the same shuffles."""
+    Generator seeded the same, so every agent meets the same shuffles. ``progress(1)`` is called
+    after each hand (a progress bar's ``update``)."""
     env = make_env()
     agent.bind(env)
     record = AgentRecord(agent.name)
@@ -92,10 +94,12 @@ def play_agent(make_env: Callable[[], gym.Env], agent: Agent, hands: int, seed: 
             done = terminated or truncated
             record.illegal += int(info.get("illegal_action", False))
         _record_episode(record, env, total)
+        if progress is not None:
+            progress(1)
     env.close()
     return record
 
 
 def run_tournament(make_env: Callable[[], gym.Env], agents: Sequence[Agent], hands: int,
-                   seed: int = 0) -> list[AgentRecord]:
-    return [play_agent(make_env, agent, hands, seed) for agent in agents]
+                   seed: int = 0, progress: Callable[[int], object] | None = None) -> list[AgentRecord]:
+    return [play_agent(make_env, agent, hands, seed, progress) for agent in agents]

@@ -6,6 +6,8 @@ from collections.abc import Iterator, Sequence
 from enum import IntEnum
 from typing import NamedTuple
 
+import numpy as np
+
 
 class ActionKind(IntEnum):
     STAKE = 0  # a box's main stake (amount; 0 declines a further box)
@@ -81,6 +83,11 @@ class IllegalActionError(ValueError):
         allowed = ", ".join(str(m) for m in legal) or "none (no decision is pending)"
         detail = f" ({reason})" if reason else ""
         super().__init__(f"illegal action {action!s}{detail}; legal now: {allowed}")
+
+
+def is_int(value: object) -> bool:
+    """A whole number as the engine counts chips and seats: a Python or NumPy int, not a bool."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def is_legal(action: Action, legal: Sequence[LegalMove]) -> bool:

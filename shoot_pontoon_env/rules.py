@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from .cards import RANKS, SUITS
 
 SHOOT_BET_POINTS = ("before_deal", "before_second_card", "before_fourth_card")
@@ -18,6 +20,9 @@ SHOE_KINDS = ("reshuffle", "persistent")
 BANKER_PLAY_KINDS = ("free", "dealer")
 SPLIT_MATCH_KINDS = ("rank", "value")
 TIE_KINDS = ("banker", "push")
+CHIP_LIMIT = 10**9
+"""The largest chip amount an option may name (stakes, Shoot, limits, prices). With every amount
+below it, the chips that change hands in an episode stay far inside the float32 range of rewards."""
 DRAW_ON_21_KINDS = ("no", "soft", "any")
 BANKER_FIVE_CARD_KINDS = ("trick", "total", "draw_on")
 FIVE_CARDS = 5
@@ -57,6 +62,15 @@ def _card_pattern_ok(pattern: Any) -> bool:
         and pattern[0] in RANKS
         and (pattern[1] in SUITS or pattern[1] == "*")
     )
+
+
+def _plain_python_values(rules: Rules) -> None:
+    """NumPy scalars become the Python int, float or bool they stand for (``num_decks=np.int64(6)``),
+    so that chips stay Python ints; everything else is left for the checks to judge."""
+    for item in dataclasses.fields(rules):
+        value = getattr(rules, item.name)
+        if isinstance(value, np.generic) and isinstance(value, (np.integer, np.floating, np.bool_)):
+            object.__setattr__(rules, item.name, value.item())
 
 
 @dataclass(frozen=True)
@@ -170,6 +184,7 @@ class Rules:
     special_pontoon_pays: int = 3
 
     def __post_init__(self) -> None:
+        _plain_python_values(self)
         if isinstance(self.draw_on_21, bool):  # the older boolean form of the option
             object.__setattr__(self, "draw_on_21", "any" if self.draw_on_21 else "no")
         if not isinstance(self.name, str) or not self.name:
@@ -178,9 +193,9 @@ class Rules:
         _choice("shoe", self.shoe, SHOE_KINDS)
         if not isinstance(self.penetration, (int, float)) or not 0.25 <= self.penetration <= 0.95:
             _fail("penetration", self.penetration, "a float in 0.25..0.95")
-        _int_in("min_stake", self.min_stake, 1)
-        _int_in("max_stake", self.max_stake, self.min_stake)
-        _int_in("base_stake", self.base_stake, 1)
+        _int_in("min_stake", self.min_stake, 1, CHIP_LIMIT)
+        _int_in("max_stake", self.max_stake, self.min_stake, CHIP_LIMIT)
+        _int_in("base_stake", self.base_stake, 1, CHIP_LIMIT)
         _int_in("max_boxes", self.max_boxes, 1, 3)
         _bool("shoot", self.shoot)
         for name in ("banker_peek", "dealer_hits_soft_17", "punter_trick_beats_banker_trick",
@@ -192,9 +207,9 @@ class Rules:
         ) or any(p not in SHOOT_BET_POINTS for p in self.shoot_bet_points):
             _fail("shoot_bet_points", self.shoot_bet_points, f"a tuple of distinct names from {SHOOT_BET_POINTS}")
         if self.shoot:
-            _int_in("initial_shoot", self.initial_shoot, 1)
+            _int_in("initial_shoot", self.initial_shoot, 1, CHIP_LIMIT)
             if self.shoot_cap is not None:
-                _int_in("shoot_cap", self.shoot_cap, self.initial_shoot)
+                _int_in("shoot_cap", self.shoot_cap, self.initial_shoot, CHIP_LIMIT)
         else:
             if self.initial_shoot != 0:
                 _fail("initial_shoot", self.initial_shoot, "0 when shoot=False")
@@ -206,10 +221,10 @@ class Rules:
                            if getattr(self, n))
                 _fail(bad, getattr(self, bad), "0 or False when shoot=False")
         if self.max_shoot_bet is not None:
-            _int_in("max_shoot_bet", self.max_shoot_bet, 1)
+            _int_in("max_shoot_bet", self.max_shoot_bet, 1, CHIP_LIMIT)
         _int_in("reserved_shoot_percent", self.reserved_shoot_percent, 0, 99)
         _int_in("progressive_shoot_chips", self.progressive_shoot_chips, 0, self.min_stake)
-        _int_in("bank_sale_price", self.bank_sale_price, 0)
+        _int_in("bank_sale_price", self.bank_sale_price, 0, CHIP_LIMIT)
         _int_in("banker_pontoon_multiple", self.banker_pontoon_multiple, 1, 3)
         _choice("banker_play", self.banker_play, BANKER_PLAY_KINDS)
         _int_in("dealer_stands_on", self.dealer_stands_on, 12, 21)

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from .actions import is_int
 from .cards import CARDS_PER_DECK
 
 
@@ -41,8 +42,8 @@ class Shoe:
         """Put ``top`` on top of the shoe, the rest of the packs below it in a fixed order (tests)."""
         counts = np.full(CARDS_PER_DECK, self.num_decks)
         for card in top:
-            if not 0 <= card < CARDS_PER_DECK:
-                raise ValueError(f"stacked card must be in 0..51, got {card!r}")
+            if not is_int(card) or not 0 <= card < CARDS_PER_DECK:
+                raise ValueError(f"stacked card must be an int in 0..51 or a card code, got {card!r}")
             counts[card] -= 1
             if counts[card] < 0:
                 raise ValueError(f"stacked shoe holds card {card} more than {self.num_decks} time(s)")

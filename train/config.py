@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import yaml
 
 ALGOS = ("maskable_ppo", "ppo")
+OPPONENT_ARGUMENTS = ("banker", "punters")
 VEC_ENVS = ("dummy", "subproc")
 OBSERVATIONS = ("flat", "compact")
 LR_SCHEDULES = ("constant", "linear")
@@ -69,20 +71,44 @@ class TrainConfig:
     progress_bar: bool = True
 
     def __post_init__(self) -> None:
-        if self.algo not in ALGOS:
-            raise ValueError(f"algo = {self.algo!r}: expected one of {ALGOS}")
-        if self.vec_env not in VEC_ENVS:
-            raise ValueError(f"vec_env = {self.vec_env!r}: expected one of {VEC_ENVS}")
-        if self.observation not in OBSERVATIONS:
-            raise ValueError(f"observation = {self.observation!r}: expected one of {OBSERVATIONS}")
-        if self.lr_schedule not in LR_SCHEDULES:
-            raise ValueError(f"lr_schedule = {self.lr_schedule!r}: expected one of {LR_SCHEDULES}")
-        if self.opponent_argument not in ("banker", "punters"):
-            raise ValueError(f"opponent_argument = {self.opponent_argument!r}: expected 'banker' or 'punters'")
-        for name in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "eval_episodes"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{name} = {value!r}: expected an int >= 1")
+        """Every field checked, each error naming the field, its value and what is allowed."""
+        for name, choices in (("algo", ALGOS), ("vec_env", VEC_ENVS), ("observation", OBSERVATIONS),
+                              ("lr_schedule", LR_SCHEDULES), ("opponent_argument", OPPONENT_ARGUMENTS)):
+            if getattr(self, name) not in choices:
+                raise ValueError(f"{name} = {getattr(self, name)!r}: expected one of {choices}")
+        for name in ("total_timesteps", "n_envs", "n_steps", "n_epochs", "eval_episodes", "torch_threads"):
+            _check_int(name, getattr(self, name), 1)
+        _check_int("batch_size", self.batch_size, 2, self.n_steps * self.n_envs,
+                   "n_steps x n_envs, the rollout size")
+        _check_int("seed", self.seed, 0, 2**32 - 1)
+        _check_int("eval_freq", self.eval_freq, 0, None, "0: never")
+        _check_int("checkpoint_freq", self.checkpoint_freq, 0, None, "0: never")
+        _check_number("learning_rate", self.learning_rate, 0.0, 1.0, above_low=True)
+        _check_number("gamma", self.gamma, 0.0, 1.0)
+        _check_number("gae_lambda", self.gae_lambda, 0.0, 1.0)
+        _check_number("clip_range", self.clip_range, 0.0, 1.0, above_low=True)
+        _check_number("ent_coef", self.ent_coef, 0.0, None)
+        _check_number("vf_coef", self.vf_coef, 0.0, None)
+        if not isinstance(self.net_arch, list) or not all(
+            isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 65536 for n in self.net_arch
+        ):
+            raise ValueError(f"net_arch = {self.net_arch!r}: expected a list of layer sizes (ints in 1..65536), "
+                             "e.g. [64, 64]")
+        if not isinstance(self.env_id, str) or not self.env_id:
+            raise ValueError(f"env_id = {self.env_id!r}: expected a Gymnasium id such as 'ShootPontoon-v0'")
+        if not isinstance(self.env_kwargs, dict):
+            raise ValueError(f"env_kwargs = {self.env_kwargs!r}: expected a mapping of env arguments")
+        if not isinstance(self.opponents, list) or not all(isinstance(o, str) for o in self.opponents):
+            raise ValueError(f"opponents = {self.opponents!r}: expected a list of strategy names")
+        for name in ("log_dir", "run_name", "device"):
+            if not isinstance(getattr(self, name), str):
+                raise ValueError(f"{name} = {getattr(self, name)!r}: expected a string")
+        if not isinstance(self.progress_bar, bool):
+            raise ValueError(f"progress_bar = {self.progress_bar!r}: expected true or false")
+        if not self.log_dir:
+            raise ValueError("log_dir = '': expected a folder")
+        if self.device not in ("cpu", "cuda", "auto") and not self.device.startswith("cuda:"):
+            raise ValueError(f"device = {self.device!r}: expected 'cpu', 'cuda', 'cuda:N' or 'auto'")
 
     @property
     def run_dir(self) -> Path:
@@ -92,9 +118,38 @@ class TrainConfig:
         return dataclasses.asdict(self)
 
 
+def env_kwargs_for(config: TrainConfig, index: int) -> dict[str, Any]:
+    """The env arguments of vectorized env ``index``: the config's, with its share of the opponents."""
+    kwargs = dict(config.env_kwargs)
+    if config.opponents:
+        kwargs[config.opponent_argument] = config.opponents[index % len(config.opponents)]
+    return kwargs
+
+
+def _check_int(name: str, value: Any, low: int, high: int | None = None, note: str = "") -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        allowed = f"an int in {low}..{high}" if high is not None else f"an int >= {low}"
+        raise ValueError(f"{name} = {value!r}: expected {allowed}{f' ({note})' if note else ''}")
+
+
+def _check_number(name: str, value: Any, low: float, high: float | None, above_low: bool = False) -> None:
+    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+            or value < low or (above_low and value == low) or (high is not None and value > high)):
+        start = f"above {low:g}" if above_low else f">= {low:g}"
+        allowed = f"a number {start}" + (f" and <= {high:g}" if high is not None else "")
+        raise ValueError(f"{name} = {value!r}: expected {allowed}")
+
+
 def _parse_value(text: str) -> Any:
-    """``key=value`` overrides are YAML scalars or lists: ``n_envs=2``, ``net_arch=[64,64]``."""
-    return yaml.safe_load(text)
+    """``key=value`` overrides are YAML scalars or lists: ``n_envs=2``, ``net_arch=[64,64]``; a number
+    YAML reads as text (``3e-4``, which YAML 1.1 wants as ``3.0e-4``) is read as the number."""
+    value = yaml.safe_load(text)
+    if isinstance(value, str):
+        try:
+            return float(value) if "." in value or "e" in value.lower() else int(value)
+        except ValueError:
+            return value
+    return value
 
 
 def load_config(path: str | Path | None = None, overrides: list[str] | None = None) -> TrainConfig:
@@ -102,7 +157,12 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
     overrides (``env_kwargs.rules=shoot`` sets one key of a dict field)."""
     data: dict[str, Any] = {}
     if path is not None:
-        loaded = yaml.safe_load(Path(path).read_text()) or {}
+        try:
+            loaded = yaml.safe_load(Path(path).read_text()) or {}
+        except OSError as error:
+            raise ValueError(f"--config {path}: {error.strerror or error}") from None
+        except yaml.YAMLError as error:
+            raise ValueError(f"--config {path}: not YAML ({' '.join(str(error).split())})") from None
         if not isinstance(loaded, dict):
             raise ValueError(f"{path}: expected a mapping of TrainConfig fields")
         data.update(loaded)
@@ -110,13 +170,19 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
     known = {f.name for f in dataclasses.fields(TrainConfig)}
     for item in overrides or []:
         if "=" not in item:
-            raise ValueError(f"override {item!r}: expected key=value")
+            raise ValueError(f"--set {item!r}: expected key=value")
         key, text = item.split("=", 1)
+        try:
+            value = _parse_value(text)
+        except yaml.YAMLError:
+            raise ValueError(f"--set {item!r}: the value is not a YAML scalar or list") from None
         head, _, sub = key.partition(".")
         if sub:
-            data.setdefault(head, {})[sub] = _parse_value(text)
+            if not isinstance(data.setdefault(head, {}), dict):
+                raise ValueError(f"--set {item!r}: {head} is not a mapping")
+            data[head][sub] = value
         else:
-            data[key] = _parse_value(text)
+            data[key] = value
     unknown = sorted(set(data) - known)
     if unknown:
         raise ValueError(f"unknown config field(s) {unknown}: expected names from {sorted(known)}")

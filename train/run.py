@@ -21,22 +21,15 @@ from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
 
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids even without the entry point)
+from agents.safe_load import ModelFileError, plain_data, policy_tensors
 from shoot_pontoon_env.envs.features import CompactObservation
 
-from .config import TrainConfig
+from .config import TrainConfig, env_kwargs_for
 
 PACKAGES = ("shoot-pontoon-env", "gymnasium", "numpy", "torch", "stable-baselines3", "sb3-contrib")
 MODEL_FILE = "model.zip"
 CONFIG_FILE = "config.yaml"
 VERSIONS_FILE = "versions.json"
-
-
-def env_kwargs_for(config: TrainConfig, index: int) -> dict[str, Any]:
-    """The env arguments of vectorized env ``index``: the config's, with its share of the opponents."""
-    kwargs = dict(config.env_kwargs)
-    if config.opponents:
-        kwargs[config.opponent_argument] = config.opponents[index % len(config.opponents)]
-    return kwargs
 
 
 def make_env_fn(config: TrainConfig, index: int, monitor_dir: Path | None = None,
@@ -82,6 +75,24 @@ def build_model(config: TrainConfig, env: VecEnv) -> BaseAlgorithm:
         vf_coef=config.vf_coef, policy_kwargs={"net_arch": list(config.net_arch)},
         tensorboard_log=str(config.run_dir / "tensorboard"), seed=config.seed, device=config.device, verbose=0,
     )
+
+
+def load_checkpoint(model: BaseAlgorithm, path: Path) -> None:
+    """Continue from a checkpoint without unpickling it: the model is built from this run's config,
+    the checkpoint's policy and optimizer tensors are loaded with SB3's parameter loading (torch's
+    weights-only loader), and its step count comes from the plain JSON values of its ``data`` entry.
+    A checkpoint of another architecture or env is refused, naming the mismatch."""
+    policy_tensors(path)  # refuses a file that is not a model or holds more than tensors
+    try:
+        model.set_parameters(str(path), exact_match=True, device=model.device)
+    except (ValueError, RuntimeError, KeyError) as error:
+        detail = " ".join(str(error).split())[:400]
+        raise ModelFileError(f"{path}: does not fit this run's model ({detail})") from None
+    data = plain_data(path)
+    for name in ("num_timesteps", "_n_updates", "_episode_num"):
+        value = data.get(name)
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            setattr(model, name, value)
 
 
 def package_versions() -> dict[str, str]:
@@ -131,11 +142,9 @@ def train(config: TrainConfig, resume: str | Path | None = None) -> Path:
     torch.set_num_threads(config.torch_threads)
     save_provenance(config)  # written first, so that checkpoints can be evaluated during the run
     env = make_vec_env(config, monitor_dir=config.run_dir / "monitor")
+    model = build_model(config, env)
     if resume is not None:
-        model = algorithm_class(config).load(resume, env=env, device=config.device)
-        model.tensorboard_log = str(config.run_dir / "tensorboard")
-    else:
-        model = build_model(config, env)
+        load_checkpoint(model, Path(resume))
     model.learn(total_timesteps=config.total_timesteps, callback=callbacks(config),
                 progress_bar=config.progress_bar, reset_num_timesteps=resume is None,
                 tb_log_name="tb")

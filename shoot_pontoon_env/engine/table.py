@@ -15,7 +15,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from ..actions import Action, ActionKind, IllegalActionError, LegalMove, is_legal
+from ..actions import Action, ActionKind, IllegalActionError, LegalMove, is_int, is_legal
 from ..cards import HandClass, HandRank, best_total, is_pontoon_pair, parse_cards
 from ..rules import FIVE_CARDS, Rules, get_rules
 from ..shoe import Shoe, ShoeExhaustedError
@@ -74,12 +74,12 @@ class Table:
         banker: int = 0,
     ) -> None:
         self.rules = get_rules(rules)
-        if isinstance(num_players, bool) or not isinstance(num_players, int) or not (
-            MIN_PLAYERS <= num_players <= MAX_PLAYERS
-        ):
+        if not is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
             raise ValueError(f"num_players = {num_players!r}: expected an int in {MIN_PLAYERS}..{MAX_PLAYERS}")
-        if not isinstance(banker, int) or not 0 <= banker < num_players:
+        num_players = int(num_players)
+        if not is_int(banker) or not 0 <= banker < num_players:
             raise ValueError(f"banker = {banker!r}: expected a seat in 0..{num_players - 1}")
+        banker = int(banker)
         boxes = (num_players - 1) * self.rules.max_boxes
         if FIVE_CARDS * boxes + self.rules.banker_card_limit > self.rules.num_decks * 52:
             raise ValueError(
@@ -87,9 +87,11 @@ class Table:
                 f"{self.rules.banker_card_limit} need more than the {self.rules.num_decks}-deck shoe holds; "
                 "use fewer players or boxes, or more decks"
             )
-        chips = [starting_chips] * num_players if isinstance(starting_chips, int) else list(starting_chips)
-        if len(chips) != num_players or not all(isinstance(c, int) and not isinstance(c, bool) for c in chips):
+        chips = [starting_chips] * num_players if is_int(starting_chips) else (
+            list(starting_chips) if isinstance(starting_chips, Sequence) else [])
+        if len(chips) != num_players or not all(is_int(c) for c in chips):
             raise ValueError(f"starting_chips = {starting_chips!r}: expected an int or {num_players} ints")
+        chips = [int(c) for c in chips]
         self.num_players = num_players
         self.rng = rng if rng is not None else np.random.default_rng()
         self.shoe = Shoe(self.rules.num_decks)
@@ -267,6 +269,8 @@ class Table:
         cards on top of the shoe in dealing order, for scripted deals."""
         if self.phase != Phase.DEAL_OVER:
             raise IllegalActionError("start_deal", self.legal_moves(), "the current deal is not over")
+        if stacked is not None:  # checked (and stacked) before anything changes
+            self.shoe.stack(parse_cards(stacked) if isinstance(stacked, str) else list(stacked))
         self.events = []
         if self.rules.shoe == "persistent":
             for card in self._cards_of_deal():
@@ -279,8 +283,6 @@ class Table:
         self.deal_number += 1
         self._log(EventKind.DEAL_START, seat=self.banker, amount=self.deal_number)
         if stacked is not None:
-            cards = parse_cards(stacked) if isinstance(stacked, str) else list(stacked)
-            self.shoe.stack(cards)
             self._stacked = True
             self.seen_before_deal[:] = 0
         elif (
@@ -304,6 +306,10 @@ class Table:
         when it is not legal."""
         if not isinstance(action, Action):
             raise IllegalActionError(action, self.legal_moves(), "not an Action")
+        if not is_int(action.amount):
+            raise IllegalActionError(action, self.legal_moves(), f"amount {action.amount!r} is not a whole "
+                                     "number of chips (an int)")
+        action = Action(action.kind, int(action.amount))
         legal = self.legal_moves()
         if not is_legal(action, legal):
             raise IllegalActionError(action, legal)

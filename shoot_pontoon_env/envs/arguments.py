@@ -1,4 +1,8 @@
-"""Checks of the envs' constructor arguments: each error names the argument and what is allowed."""
+"""Checks of the envs' constructor arguments: each error names the argument and what is allowed.
+
+NumPy scalars are accepted wherever a Python int, float or bool is (``num_players=np.int64(4)``),
+and come back as the Python type, so nothing downstream meets a NumPy chip count.
+"""
 
 from __future__ import annotations
 
@@ -6,15 +10,20 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from ..engine.table import MAX_PLAYERS, MIN_PLAYERS
-from ..rules import PRESETS, Rules, RulesError, get_rules
+from ..rules import CHIP_LIMIT, PRESETS, Rules, RulesError, get_rules
 from ..strategies import STRATEGIES, Strategy, make_strategy
 
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
+PENALTY_LIMIT = float(CHIP_LIMIT)
+"""The largest ``illegal_action_penalty`` (base stakes): with chip amounts bounded by the rules'
+CHIP_LIMIT, no reward can leave the float32 range."""
 
 
 def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def check_rules(rules: Any) -> Rules:
@@ -34,7 +43,7 @@ def check_int(name: str, value: Any, low: int, high: int | None = None) -> int:
     if not _is_int(value) or value < low or (high is not None and value > high):
         allowed = f"{low}..{high}" if high is not None else f">= {low}"
         raise ValueError(f"{name} = {value!r}: expected an int {allowed}")
-    return value
+    return int(value)
 
 
 def check_players(num_players: Any) -> int:
@@ -61,15 +70,19 @@ def check_strategies(name: str, spec: Any, count: int) -> list[Strategy]:
 
 
 def check_penalty(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ValueError(f"illegal_action_penalty = {value!r}: expected a finite number (in base stakes)")
+    """A penalty is subtracted from the reward: negative would pay for an illegal action, and one
+    beyond the float32 range would make the reward -inf."""
+    if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating))
+            or not math.isfinite(value) or not 0 <= value <= PENALTY_LIMIT):
+        raise ValueError(f"illegal_action_penalty = {value!r}: expected a finite number in "
+                         f"0..{PENALTY_LIMIT:g} (base stakes)")
     return float(value)
 
 
 def check_bool(name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
+    if not isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name} = {value!r}: expected True or False")
-    return value
+    return bool(value)
 
 
 def check_render_mode(value: Any) -> str | None:

@@ -18,11 +18,12 @@ from ..actions import ActionKind, IllegalActionError, LegalMove
 from ..cards import parse_cards
 from ..engine.table import Phase, Table
 from ..engine.view import SeatView, seat_view
-from ..rules import Rules
+from ..rules import CHIP_LIMIT, Rules
 from ..strategies import Strategy
 from .action_table import ActionTable
 from .arguments import check_bool, check_int, check_penalty, check_render_mode
 from .encoding import ObservationEncoder
+from .picture import keys_to_action, render_rgb
 from .render import render_text
 
 AGENT, AUTO, NEXT_DEAL, OVER = range(4)
@@ -37,7 +38,7 @@ RESET_OPTIONS = ("stacked",)
 class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
     """Base class of :class:`ShootPontoonEnv` and :class:`ShootPontoonBankerEnv` (not registered)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
@@ -61,7 +62,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         self.deals_per_episode = check_int("deals_per_episode", deals_per_episode, 1)
         self.illegal_action_penalty = check_penalty(illegal_action_penalty)
         self.strict = check_bool("strict", strict)
-        self.starting_chips = check_int("starting_chips", starting_chips, 0)
+        self.starting_chips = check_int("starting_chips", starting_chips, 0, CHIP_LIMIT)
         self.render_mode = check_render_mode(render_mode)
         Table(rules, num_players, rng=np.random.default_rng(0))  # the engine checks the table size
         self.encoder = ObservationEncoder(rules, num_players, self.starting_chips)
@@ -157,17 +158,28 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         return self._observation(), float(np.float32(reward)), terminated, False, info
 
     def action_masks(self) -> np.ndarray:
-        """Legal action indices now, as booleans (what sb3-contrib's MaskablePPO calls)."""
+        """Legal action indices now, as booleans (what sb3-contrib's MaskablePPO calls); every index
+        once the episode is over (any action, ignored by the reset that must follow). Through
+        wrappers: ``env.get_wrapper_attr("action_masks")()`` or ``env.unwrapped.action_masks()``."""
         return self._mask.copy()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """``"ansi"``: the text picture; ``"human"``: that text, printed; ``"rgb_array"``: a picture
+        of the table as a ``(540, 960, 3)`` uint8 array (Pillow, the ``render`` extra)."""
         if self.table is None:
             raise RuntimeError("call reset() before render()")
+        if self.render_mode == "rgb_array":
+            return render_rgb(self)
         text = render_text(self)
         if self.render_mode == "human":
             print(text)
             return None
         return text
+
+    def get_keys_to_action(self) -> dict[tuple[str], int]:
+        """Keys for ``gymnasium.utils.play.play(env, wait_on_player=True)``: ``0``-``9`` then ``a``-``z``
+        play action indices 0, 1, ...; the rgb_array picture shows the key of each legal action."""
+        return keys_to_action(self)
 
     # ------------------------------------------------------------------ the table
     def _child_rng(self) -> np.random.Generator:
@@ -234,11 +246,17 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         return replace(view, legal=ACKNOWLEDGE) if self._acknowledge else view
 
     def _refresh(self) -> None:
-        """The agent's view and mask after a change; nothing is legal once the episode is over (even
-        where the table would ask the agent's seat, banked by its strategy, about the bank)."""
+        """The agent's view and mask after a change. Once the episode is over the view holds no
+        decision (even where the table would ask the agent's seat, banked by its strategy, about the
+        bank) and the mask allows every index: no mask a user receives is empty, so a masked sampler
+        never fails, and under a vector env's NEXT_STEP autoreset the action sent after a terminal
+        step, which the reset ignores, is always one the mask allowed (pgx's convention)."""
         view = self._agent_view()
         self._view = replace(view, legal=()) if self._terminal and view.legal else view
-        self._mask = self.action_table.mask(self._view)
+        if self._terminal:
+            self._mask = np.ones(len(self.action_table), dtype=bool)
+        else:
+            self._mask = self.action_table.mask(self._view)
 
     def _observation(self) -> np.ndarray:
         deals_left = (self.deals_per_episode - self._deals) / self.deals_per_episode
@@ -270,7 +288,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
             return None
         try:
             return parse_cards(stacked) if isinstance(stacked, str) else [
-                parse_cards([c])[0] if isinstance(c, str) else int(c) for c in stacked]
+                parse_cards([c])[0] if isinstance(c, str) else c for c in stacked]  # the engine checks ints
         except (TypeError, ValueError) as error:
             raise ValueError(f"reset option stacked = {stacked!r}: expected card codes such as "
                              f"'AS TD 9C' or a list of card ints ({error})") from None
@@ -282,6 +300,16 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         if self._view is None:
             raise RuntimeError("call reset() first")
         return self._view
+
+    @property
+    def last_message(self) -> str:
+        """What the env said about the last step (an illegal action), or ``""``."""
+        return self._last_message
+
+    @property
+    def episode_over(self) -> bool:
+        """Whether the last step ended the episode (reset() must come next)."""
+        return self._terminal
 
     @property
     def deals_played(self) -> int:

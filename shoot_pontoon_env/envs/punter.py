@@ -41,7 +41,9 @@ class ShootPontoonEnv(PontoonSeatEnv):
     | S+B+Y+5 | Double Stakes |
 
     ``env.unwrapped.action_table.labels`` lists the meanings; ``info["action_mask"]`` and
-    :meth:`action_masks` say which are legal now.
+    :meth:`action_masks` (through wrappers: ``env.get_wrapper_attr("action_masks")()``) say which are
+    legal now. Once the episode is over the mask allows every index (a vector env's autoreset ignores
+    the action that follows), so no mask is empty.
 
     ## Observation Space
     ``Box(float32)`` of :func:`shoot_pontoon_env.envs.encoding.observation_size` values: the encoded
@@ -87,7 +89,8 @@ class ShootPontoonEnv(PontoonSeatEnv):
     - ``illegal_action_penalty``: base stakes subtracted after an illegal action (default 1.0).
     - ``strict``: raise :class:`IllegalActionError` on an illegal action instead (state unchanged).
     - ``starting_chips``: each seat's chips at the start (default 1000).
-    - ``render_mode``: ``None``, ``"ansi"`` (render returns text) or ``"human"`` (prints it).
+    - ``render_mode``: ``None``, ``"ansi"`` (render returns text), ``"human"`` (prints it) or
+      ``"rgb_array"`` (a picture of the table, drawn with Pillow: the ``render`` extra).
 
     ## Version History
     - v0: initial version (package 0.1).

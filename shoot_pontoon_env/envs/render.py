@@ -93,8 +93,10 @@ def render_text(env: PontoonSeatEnv) -> str:
         hands = [(i, h) for i, h in enumerate(view.hands) if h.seat == seat]
         lines.append(head + ("" if hands else ": no hand"))
         lines += [f"    {_hand_line(i, h, i == view.current)}" for i, h in hands]
-    legal = np.flatnonzero(env.action_masks())
-    lines.append(f"your legal actions: {env.action_table.describe(legal)}")
+    if env.episode_over:
+        lines.append("the episode is over: call reset()")
+    else:
+        lines.append(f"your legal actions: {env.action_table.describe(np.flatnonzero(env.action_masks()))}")
     lines.append("log of this deal:")
     lines += [f"  {event_line(e, me)}" for e in table.events]
     return "\n".join(lines)

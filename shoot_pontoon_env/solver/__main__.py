@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from typing import Any
 
 import numpy as np
 
+from ..cli import Parser, UsageError, float_in, int_in, run, strict_json
 from ..rules import PRESETS, SHOOT_BET_POINTS, get_rules
 from ..strategies import StandOnBanker
 from .shoot import ShootAnalysis
@@ -109,18 +109,34 @@ def _shoot_text(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m shoot_pontoon_env.solver", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rules", default="shoot", choices=sorted(PRESETS))
-    parser.add_argument("--decks", type=int, default=None, help="decks in the shoe (default: the preset's)")
+def _shoot_points(text: str) -> tuple[str, ...]:
+    points = tuple(p.strip() for p in text.split(",") if p.strip())
+    if not points or any(p not in SHOOT_BET_POINTS for p in points) or len(set(points)) != len(points):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a comma-separated list of distinct betting points from {SHOOT_BET_POINTS}")
+    return points
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="python -m shoot_pontoon_env.solver", description=__doc__,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rules", default="shoot", choices=sorted(PRESETS), help="the rule set (a preset)")
+    parser.add_argument("--decks", type=int_in(1, 8), default=None,
+                        help="decks in the shoe, 1..8 (default: the preset's)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--banker-stands-on", type=int, default=17,
-                        help="free banker (Shoot preset): StandOnBanker threshold (default 17)")
-    parser.add_argument("--shoot-ratio", type=float, default=None,
-                        help="analyse Shoot bets of this many original stakes (Shoot rules only)")
-    parser.add_argument("--shoot-points", default=",".join(SHOOT_BET_POINTS),
-                        help="betting points for the Shoot analysis (default: all three)")
+    parser.add_argument("--banker-stands-on", type=int_in(12, 21), default=17,
+                        help="free banker (Shoot preset): StandOnBanker threshold, 12..21 (default 17)")
+    parser.add_argument("--shoot-ratio", type=float_in(0.0, 1000.0, above_low=True), default=None,
+                        help="analyse Shoot bets of this many original stakes, above 0 and <= 1000 "
+                             "(Shoot rules only)")
+    parser.add_argument("--shoot-points", type=_shoot_points, default=SHOOT_BET_POINTS,
+                        help=f"comma-separated betting points for the Shoot analysis, from {SHOOT_BET_POINTS} "
+                             "(default: all three)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     rules = get_rules(args.rules)
     if args.decks is not None:
@@ -128,8 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     ratio = args.shoot_ratio
     if ratio is not None:
         if not rules.shoot:
-            parser.error(f"--shoot-ratio: rules {rules.name!r} have no Shoot")
-        rules = rules.replace(shoot_bet_points=tuple(p for p in args.shoot_points.split(",") if p))
+            raise UsageError(f"argument --shoot-ratio: rules {rules.name!r} have no Shoot; use --rules shoot")
+        rules = rules.replace(shoot_bet_points=args.shoot_points)
     banker = StandOnBanker(args.banker_stands_on)
     start = time.perf_counter()
     sol = solve(rules, banker=banker, shoot_ratio=ratio)
@@ -144,8 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         }
         if ratio is not None:
             out["shoot"] = _shoot_summary(sol)
-        json.dump(out, sys.stdout, default=lambda o: o.item() if isinstance(o, np.generic) else str(o))
-        print()
+        print(strict_json(json.loads(json.dumps(out, default=_plain))))
         return 0
     print(f"Rules {rules.name!r}: {rules.num_decks} deck(s), banker {sol.banker}")
     print(f"Expected return per unit of initial stake: {sol.expected_return:+.6f} "
@@ -160,5 +175,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _plain(value: Any) -> Any:
+    """NumPy scalars as Python numbers, anything else JSON does not know as its text."""
+    return value.item() if isinstance(value, np.generic) else str(value)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run(main))

@@ -100,7 +100,7 @@ def test_a_saved_model_reloads_and_acts_identically(tmp_path, observation):
     model = MaskablePPO("MlpPolicy", train_env, n_steps=64, batch_size=32, seed=0, device="cpu")
     model.learn(128)
     model.save(tmp_path / "model.zip")
-    config = {"algo": "maskable_ppo", "observation": observation}
+    config = {"algo": "maskable_ppo", "observation": observation, "net_arch": [64, 64]}  # SB3's default
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
     agent = TrainedAgent(tmp_path / "model.zip").bind(env)
     for i in range(20):
@@ -121,7 +121,8 @@ def test_a_checkpoint_is_named_by_run_and_steps_and_reads_its_run_config(tmp_pat
     model = MaskablePPO("MlpPolicy", CompactObservation(env), n_steps=32, batch_size=32, seed=0, device="cpu")
     (tmp_path / "myrun-seed0" / "checkpoints").mkdir(parents=True)
     model.save(tmp_path / "myrun-seed0" / "checkpoints" / "model_32_steps.zip")
-    (tmp_path / "myrun-seed0" / "config.yaml").write_text(yaml.safe_dump({"observation": "compact"}))
+    (tmp_path / "myrun-seed0" / "config.yaml").write_text(yaml.safe_dump({"observation": "compact",
+                                                                                 "net_arch": [64, 64]}))
     agent = TrainedAgent(tmp_path / "myrun-seed0" / "checkpoints" / "model_32_steps.zip").bind(env)
     assert agent.name == "myrun-seed0:model_32_steps" and agent.observation == "compact"
     play(env, agent, episodes=5)

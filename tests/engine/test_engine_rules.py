@@ -47,9 +47,11 @@ def test_a_banker_drawing_on_may_hold_more_cards():
         ({"num_decks": 2.0}, r"Rules.num_decks = 2.0"),
         ({"shoe": "infinite"}, r"Rules.shoe = 'infinite'.*one of \('reshuffle', 'persistent'\)"),
         ({"penetration": 1.5}, r"Rules.penetration = 1.5.*0.25..0.95"),
-        ({"max_stake": 1}, r"Rules.max_stake = 1.*2..inf"),
+        ({"max_stake": 1}, r"Rules.max_stake = 1.*2\.\.1000000000"),
+        ({"max_stake": 10**40}, r"Rules.max_stake = 10{40}.*2\.\.1000000000"),  # a -inf float32 reward
+        ({"base_stake": 10**10}, r"Rules.base_stake = 10000000000.*1\.\.1000000000"),
         ({"shoot_bet_points": ("before_river",)}, r"Rules.shoot_bet_points"),
-        ({"shoot_cap": 10}, r"Rules.shoot_cap = 10.*50..inf"),
+        ({"shoot_cap": 10}, r"Rules.shoot_cap = 10.*50\.\.1000000000"),
         ({"banker_play": "robot"}, r"Rules.banker_play = 'robot'"),
         ({"ties": "punter"}, r"Rules.ties = 'punter'.*\('banker', 'push'\)"),
         ({"buy_max_multiple": 0}, r"Rules.buy_max_multiple = 0"),

@@ -23,6 +23,8 @@ def test_gymnasium_and_sb3_checkers_pass_with_warnings_as_errors(config, capsys)
         check_env(gym.make(env_id, **kwargs).unwrapped)  # renders every mode ("human" prints)
         sb3_check_env(gym.make(env_id, **kwargs).unwrapped)
         sb3_check_env(gym.make(env_id, render_mode="ansi", **kwargs).unwrapped, skip_render_check=False)
+        check_env(gym.make(env_id, render_mode="rgb_array", **kwargs).unwrapped)  # checks the picture's array
+        sb3_check_env(gym.make(env_id, render_mode="rgb_array", **kwargs).unwrapped, skip_render_check=False)
 
 
 def test_every_id_is_registered_and_registration_is_idempotent():
@@ -87,7 +89,7 @@ def test_the_banker_env_refuses_a_dealer_who_draws_by_fixed_rules():
     ({"illegal_action_penalty": float("nan")}, r"illegal_action_penalty = nan"),
     ({"strict": "yes"}, r"strict = 'yes': expected True or False"),
     ({"starting_chips": -5}, r"starting_chips = -5"),
-    ({"render_mode": "rgb_array"}, r"render_mode = 'rgb_array': expected None or one of"),
+    ({"render_mode": "rgb"}, r"render_mode = 'rgb': expected None or one of \('ansi', 'human', 'rgb_array'\)"),
 ])
 def test_bad_punter_arguments_name_the_argument_and_what_is_allowed(kwargs, match):
     with pytest.raises(ValueError, match=match):
@@ -145,6 +147,22 @@ def test_a_stacked_shoe_the_packs_cannot_hold_is_refused():
         env.reset(options={"stacked": "AS AS"})
     obs, info = env.reset(seed=0)  # the env is usable again
     assert info["action_mask"].any()
+
+
+@pytest.mark.parametrize("env_id", sorted(ENV_IDS))
+def test_masks_are_found_through_gym_make_and_user_wrappers(env_id):
+    """The documented ways (``get_wrapper_attr``, ``unwrapped``) and sb3-contrib's helpers, through
+    Gymnasium's wrappers and more stacked on top; the plain attribute is not forwarded (Gymnasium 1.x)."""
+    from gymnasium.wrappers import RecordEpisodeStatistics, TimeLimit
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
+    env = TimeLimit(RecordEpisodeStatistics(gym.make(env_id)), max_episode_steps=100)
+    obs, info = env.reset(seed=0)
+    for masks in (env.get_wrapper_attr("action_masks")(), env.unwrapped.action_masks(), get_action_masks(env)):
+        assert np.array_equal(masks, info["action_mask"]) and masks.any()
+    assert is_masking_supported(env)
+    with pytest.raises(AttributeError):
+        env.action_masks  # noqa: B018  (what the README no longer suggests)
 
 
 def test_rules_as_a_preset_with_changes():

@@ -1,6 +1,9 @@
 """Rendering: a text picture of what the agent's seat may see, from the event log."""
 
-from env_helpers import make
+import gymnasium as gym
+import numpy as np
+import pytest
+from env_helpers import CONFIGS, config_id, make
 
 from shoot_pontoon_env.cards import parse_card
 from shoot_pontoon_env.engine import EventKind
@@ -45,3 +48,125 @@ def test_event_lines_hide_other_seats_face_down_cards():
     card = Event(EventKind.CARD, seat=2, hand=1, card=parse_card("KC"), face_up=False)
     assert event_line(card, viewer=1) == "seat 2 hand 1 gets a card face down"
     assert event_line(card, viewer=2) == "seat 2 hand 1 gets KC face down"
+
+
+# ---------------------------------------------------------------------------------------- rgb_array
+def rgb_env(env_id="ShootPontoon-v0", **kwargs):
+    return make(env_id, render_mode="rgb_array", **kwargs)
+
+
+def test_rgb_array_is_a_fixed_size_picture_that_changes_with_the_table():
+    from shoot_pontoon_env.envs.picture import HEIGHT, WIDTH
+
+    env = rgb_env(num_players=3)
+    env.reset(seed=0, options={"stacked": "TS 9C TD 8H 7D 7C"})
+    first = env.render()
+    assert first.shape == (HEIGHT, WIDTH, 3) and first.dtype == np.uint8
+    assert np.array_equal(first, env.render())  # drawing changes nothing
+    env.step(2)  # stake 4
+    assert not np.array_equal(first, env.render())
+
+
+def test_rgb_array_shows_only_what_the_seat_may_see():
+    """Two deals that differ only in cards the agent may not see (seat 2's face-down card and the
+    banker's hole card) give the same picture; a different card of the agent's own does not."""
+    pictures = {}
+    for name, stacked in {"dealt": "TS 9C TD 8H 7D 7C", "hidden differ": "TS 9C TD 8H 6D 6C",
+                          "own differs": "TS 9C TD 7H 7D 7C"}.items():
+        env = rgb_env(num_players=3)
+        env.reset(seed=0, options={"stacked": stacked})
+        env.step(2)  # stake 4
+        env.step(5)  # Shoot bet 2: the agent's turn to play, seat 2 and the banker hold face-down cards
+        pictures[name] = env.render()
+    assert np.array_equal(pictures["dealt"], pictures["hidden differ"])
+    assert not np.array_equal(pictures["dealt"], pictures["own differs"])
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_rgb_array_renders_every_state_of_random_episodes(config):
+    env_id, kwargs = config
+    env = rgb_env(env_id, **kwargs)
+    rng = np.random.default_rng(0)
+    for seed in range(3):
+        obs, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            assert env.render().shape == (540, 960, 3)
+            obs, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        assert env.render().shape == (540, 960, 3)
+
+
+def test_sb3_make_vec_env_by_id_asks_for_rgb_array_and_gets_pictures():
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.env_util import make_vec_env
+
+    for env_id in ("ShootPontoon-v0", "shoot_pontoon_env:ShootPontoon-Playtech-v0"):
+        vec = make_vec_env(env_id, n_envs=2, seed=0)
+        assert vec.render_mode == "rgb_array"
+        vec.reset()
+        assert all(image.shape == (540, 960, 3) for image in vec.get_images())
+        masks = np.stack(vec.env_method("action_masks"))
+        assert masks.shape == (2, vec.action_space.n) and masks.any(axis=1).all()
+    model = MaskablePPO("MlpPolicy", vec, n_steps=32, batch_size=32, n_epochs=1, device="cpu", seed=0)
+    model.learn(64)
+
+
+def test_record_video_writes_a_short_video(tmp_path):
+    pytest.importorskip("moviepy")
+    from gymnasium.wrappers import RecordVideo
+
+    env = RecordVideo(gym.make("ShootPontoon-v0", render_mode="rgb_array"), str(tmp_path / "videos"),
+                      episode_trigger=lambda episode: True, disable_logger=True)
+    rng = np.random.default_rng(0)
+    frames = 0
+    for seed in range(2):
+        obs, info = env.reset(seed=seed)
+        done, frames = False, frames + 1
+        while not done:
+            obs, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            frames += 1
+    env.close()
+    videos = sorted((tmp_path / "videos").glob("*.mp4"))
+    assert len(videos) == 2 and all(v.stat().st_size > 1000 for v in videos)
+    assert all(v.read_bytes()[4:8] == b"ftyp" for v in videos)  # an MP4 container
+    from moviepy import VideoFileClip
+
+    recorded = 0
+    for video in videos:
+        with VideoFileClip(str(video)) as clip:
+            assert clip.size == [960, 540]
+            recorded += clip.reader.n_frames
+    assert recorded == frames
+
+
+def test_gymnasium_play_drives_the_env_by_keys(monkeypatch):
+    """``gymnasium.utils.play.play`` with ``wait_on_player=True`` (a turn-based game): scripted key
+    presses of legal actions, through the env's own key map, play two episodes."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    pygame = pytest.importorskip("pygame")
+    from gymnasium.utils import play as play_module
+
+    from shoot_pontoon_env.envs.picture import KEYS
+
+    env = gym.make("ShootPontoon-v0", render_mode="rgb_array")
+    steps, episodes, pressed = [], [0], []
+
+    def scripted_events():
+        if episodes[0] >= 2:
+            return [pygame.event.Event(pygame.QUIT)]
+        if pressed:
+            return [pygame.event.Event(pygame.KEYUP, key=pressed.pop())]
+        legal = np.flatnonzero(env.unwrapped.action_masks())
+        key = ord(KEYS[int(legal[-1])])
+        pressed.append(key)
+        return [pygame.event.Event(pygame.KEYDOWN, key=key)]
+
+    def callback(obs, next_obs, action, reward, terminated, truncated, info):
+        steps.append((action, info["illegal_action"]))
+        episodes[0] += int(terminated)
+
+    monkeypatch.setattr(play_module.pygame.event, "get", scripted_events)
+    play_module.play(env, wait_on_player=True, fps=1000, callback=callback, seed=0)
+    assert episodes[0] == 2 and len(steps) >= 4
+    assert not any(illegal for _, illegal in steps)
