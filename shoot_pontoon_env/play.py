@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import TextIO
 
 import numpy as np
 
@@ -25,6 +25,7 @@ from .engine.settlement import banker_rank, hand_rank
 from .engine.table import MAX_PLAYERS, MIN_PLAYERS, Phase, Table
 from .engine.view import HandView, SeatView, seat_view
 from .envs.render import event_line
+from .cli import Parser, UsageError, run
 from .rules import PRESETS, Rules
 from .strategies import STRATEGIES, Strategy, make_strategy
 
@@ -41,10 +42,6 @@ KEYS: dict[ActionKind, tuple[str, str]] = {
 QUIT = ("q", "quit")
 QUIET_EVENTS = (EventKind.PAYMENT, EventKind.DEAL_END)
 """Log entries not echoed during play: the settlement summary says where the chips went."""
-
-
-class UsageError(Exception):
-    """A mistake on the command line: printed as one ``error: ...`` line, exit status 2."""
 
 
 class Leave(Exception):
@@ -95,7 +92,8 @@ def trained_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> 
 
         from agents.as_player import AgentPlayer
         from agents.base import EnvContext
-        from agents.trained import TrainedAgent, training_config, zoo_path
+        from agents.safe_load import ModelFileError, model_config
+        from agents.trained import TrainedAgent, zoo_path
     except ImportError:
         raise UsageError(f"trained opponent {spec!r} needs a checkout of the repository with the train extra: "
                          "run python -m shoot_pontoon_env.play from its root") from None
@@ -105,24 +103,27 @@ def trained_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> 
         path = Path(spec) if spec.endswith(".zip") else zoo_path(spec[4:])
         if not path.is_file():
             raise ValueError(f"no such file {str(path)!r}")
-        config = training_config(path)
-        env_id = config.get("env_id", "ShootPontoon-v0")
-        trained_env = gym.make(env_id, **config.get("env_kwargs", {}))
-        here = {**config.get("env_kwargs", {}), "num_players": seats, "starting_chips": starting_chips}
+        config = model_config(path)  # the run's config.yaml, read safely (the model is never unpickled)
+        env_id = config.env_id or "ShootPontoon-v0"
+        trained_env = gym.make(env_id, **config.env_kwargs)
+        here = {**config.env_kwargs, "num_players": seats, "starting_chips": starting_chips}
         here_env = gym.make(env_id, **here)
         context = EnvContext.of(here_env)
-    except (ValueError, OSError) as error:
+    except (ModelFileError, ValueError, OSError) as error:
         raise UsageError(f"trained opponent {spec!r}: {error}") from None
     if context.rules != rules:
         raise UsageError(f"trained opponent {spec!r} was trained under the rules {context.rules.name!r}, "
                          f"not {rules.name!r}: choose --rules {context.rules.name}")
     trained_shape, shape = trained_env.observation_space.shape, here_env.observation_space.shape
-    if config.get("observation", "flat") == "flat" and trained_shape != shape:
+    if config.observation == "flat" and trained_shape != shape:
         seats_trained = trained_env.unwrapped.num_players
         raise UsageError(f"trained opponent {spec!r} reads observations of shape {trained_shape} (a table of "
                          f"{seats_trained} seats); a table of {seats} seats gives {shape}: use --seats {seats_trained}")
-    agent = TrainedAgent(path)
-    return AgentPlayer(agent, context), "Banker" in env_id
+    try:
+        player = AgentPlayer(TrainedAgent(path), context)  # binds: the tensors must fit this seat's env
+    except (ModelFileError, ValueError) as error:
+        raise UsageError(f"trained opponent {spec!r}: {error}") from None
+    return player, "Banker" in env_id
 
 
 def make_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> Strategy:
@@ -358,14 +359,8 @@ class Session:
 
 
 # --------------------------------------------------------------------------- command line
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m shoot_pontoon_env.play", description=__doc__,
-                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser(prog="python -m shoot_pontoon_env.play", description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="shoot", help=f"rule preset: {', '.join(sorted(PRESETS))}")
     parser.add_argument("--seats", type=int, default=4, help="seats at the table, you included (2..10)")
     parser.add_argument("--seat", type=int, default=1, help="your seat (0 holds the first bank; 1 plays first)")
@@ -398,22 +393,21 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
-def main(argv: Sequence[str] | None = None, console: Console | None = None,
-         error: Callable[[str], None] | None = None) -> int:
-    console = console or Console()
+def main(argv: Sequence[str] | None = None, console: Console | None = None) -> int:
+    """The command line: one ``error: ...`` line and exit status 2 for a mistake (``--debug``: traceback)."""
+    return run(lambda args: play(args, console or Console()), argv)
+
+
+def play(argv: list[str], console: Console) -> int:
+    args = parse(argv)
+    rules = PRESETS[args.rules]
     try:
-        args = parse(argv)
-        rules = PRESETS[args.rules]
-        try:
-            Table(rules, args.seats, rng=np.random.default_rng(0))
-        except ValueError as problem:
-            raise UsageError(f"--seats {args.seats}: {problem}") from None
-        specs = args.opponents * (args.seats - 1) if len(args.opponents) == 1 else args.opponents
-        others = [make_player(s, rules, args.seats, args.chips) for s in specs]
-        players = others[:args.seat] + [make_strategy("stand17")] + others[args.seat:]  # your seat: unused
-    except UsageError as problem:
-        (error or (lambda m: print(m, file=sys.stderr)))(f"error: {problem}")
-        return 2
+        Table(rules, args.seats, rng=np.random.default_rng(0))
+    except ValueError as problem:
+        raise UsageError(f"--seats {args.seats}: {problem}") from None
+    specs = args.opponents * (args.seats - 1) if len(args.opponents) == 1 else args.opponents
+    others = [make_player(s, rules, args.seats, args.chips) for s in specs]
+    players = others[:args.seat] + [make_strategy("stand17")] + others[args.seat:]  # your seat: unused
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
     console.say(f"Pontoon ({rules.name}), {args.seats} seats, seed {seed}. You are seat {args.seat}; the others: "
                 + ", ".join(f"seat {s} {p.name}" for s, p in enumerate(players) if s != args.seat) + ".")

@@ -45,18 +45,17 @@ class Pool:
 
 
 class FrozenPolicy(Agent):
-    """A copy of a MaskablePPO policy's actor as NumPy arrays: the deterministic masked action (the
+    """A copy of a MaskablePPO policy's actor (``model.policy``) as NumPy arrays: the deterministic masked action (the
     argmax of the logits over legal actions, what ``model.predict(deterministic=True)`` returns) at a
     fraction of the cost of a torch call, which matters when every opponent decision asks a policy.
     Later training of the model does not change the copy."""
 
     ACTIVATIONS = {"Tanh": np.tanh, "ReLU": lambda x: np.maximum(x, 0.0)}
 
-    def __init__(self, model: Any, observation: str, name: str) -> None:
+    def __init__(self, policy: Any, observation: str, name: str) -> None:
         super().__init__()
         import torch
 
-        policy = model.policy
         extractor = type(policy.features_extractor).__name__
         activation = policy.activation_fn.__name__
         if extractor != "FlattenExtractor" or activation not in self.ACTIVATIONS or not policy.share_features_extractor:
@@ -85,11 +84,11 @@ class FrozenPolicy(Agent):
         return int(np.argmax(logits))
 
 
-def snapshot_player(model: Any, observation: str, env_id: str, env_kwargs: dict[str, Any], name: str) -> Strategy:
-    """A frozen copy of ``model`` as a table player in an env of ``env_id`` (its own seat's action
+def snapshot_player(policy: Any, observation: str, env_id: str, env_kwargs: dict[str, Any], name: str) -> Strategy:
+    """A frozen copy of ``policy`` (a model's ``policy``) as a table player in an env of ``env_id`` (its own seat's action
     table and observation encoding: the same as in training)."""
     context = EnvContext.of(gym.make(env_id, **env_kwargs))
-    player = AgentPlayer(FrozenPolicy(model, observation, name), context)
+    player = AgentPlayer(FrozenPolicy(policy, observation, name), context)
     player.name = name
     return player
 

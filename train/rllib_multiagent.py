@@ -32,6 +32,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo.utils.wrappers import BaseWrapper
 
+from shoot_pontoon_env.cli import Parser, int_in, run
 from shoot_pontoon_env.multiagent import env as table_env
 
 ENV_NAME = "shoot_pontoon_table"
@@ -101,27 +102,32 @@ def samples_per_second(result: dict[str, Any]) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m train.rllib_multiagent", description=__doc__.split("\n\n")[0])
+    parser = Parser(prog="python -m train.rllib_multiagent", description=__doc__.split("\n\n")[0])
     parser.add_argument("--address", default=None,
                         help="Ray cluster to join (auto, ray://host:10001); default: local mode on this machine")
-    parser.add_argument("--iterations", type=int, default=5)
-    parser.add_argument("--env-runners", type=int, default=1,
+    parser.add_argument("--iterations", type=int_in(1), default=5)
+    parser.add_argument("--env-runners", type=int_in(0), default=1,
                         help="sampling workers (0: sample in the driver); on a cluster, one per CPU you give it")
-    parser.add_argument("--num-cpus", type=int, default=2, help="CPUs Ray may use in local mode")
-    parser.add_argument("--rules", default="shoot")
-    parser.add_argument("--num-players", type=int, default=4)
-    parser.add_argument("--deals", type=int, default=4, help="deals per episode (roles move between them)")
-    parser.add_argument("--batch", type=int, default=4000, help="env steps per training batch")
-    parser.add_argument("--minibatch", type=int, default=500)
-    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--num-cpus", type=int_in(1), default=2, help="CPUs Ray may use in local mode")
+    parser.add_argument("--rules", default="shoot", choices=["shoot", "casino", "playtech"])
+    parser.add_argument("--num-players", type=int_in(2, 10), default=4)
+    parser.add_argument("--deals", type=int_in(1), default=4, help="deals per episode (roles move between them)")
+    parser.add_argument("--batch", type=int_in(1), default=4000, help="env steps per training batch")
+    parser.add_argument("--minibatch", type=int_in(1), default=500)
+    parser.add_argument("--epochs", type=int_in(1), default=5)
     parser.add_argument("--lr", type=float, default=3e-4)
-    parser.add_argument("--hidden", type=int, nargs="+", default=[128, 128])
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--hidden", type=int_in(1), nargs="+", default=[128, 128])
+    parser.add_argument("--seed", type=int_in(0), default=0)
     parser.add_argument("--checkpoint", default=None, help="folder to save the trained algorithm in")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line: a mistake is one ``error: ...`` line and exit status 2 (``--debug``: traceback)."""
+    return run(_main, argv)
+
+
+def _main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     import ray
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_EPISODES

@@ -18,7 +18,6 @@ models then load and evaluate like any other (``python -m evaluate``, ``zoo:``).
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import time
@@ -31,6 +30,7 @@ import numpy as np
 import yaml
 
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
+from shoot_pontoon_env.cli import Parser, UsageError, run
 
 from .config import TrainConfig, _parse_value
 from .league import LeagueOpponents, Pool, snapshot_player
@@ -140,7 +140,7 @@ class SelfPlay:
         config = self.configs[role]
         path = config.run_dir / "league" / f"gen{generation}.zip"
         model.save(path)
-        self.pools[role].add(snapshot_player(model, config.observation, ENV_IDS[role], config.env_kwargs,
+        self.pools[role].add(snapshot_player(model.policy, config.observation, ENV_IDS[role], config.env_kwargs,
                                              f"{role}-gen{generation}"))
         return path
 
@@ -236,23 +236,28 @@ class SelfPlay:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m train.selfplay", description=__doc__.split("\n\n")[0])
+    """The command line: a mistake is one ``error: ...`` line and exit status 2 (``--debug``: traceback)."""
+    return run(_main, argv)
+
+
+def _main(argv: list[str]) -> int:
+    parser = Parser(prog="python -m train.selfplay", description=__doc__.split("\n\n")[0])
     parser.add_argument("--config", help="YAML of SelfPlayConfig fields (train/configs/selfplay/*.yml)")
     parser.add_argument("--set", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
                         help="override fields, e.g. generations=1 punter.total_timesteps=2048")
     parser.add_argument("--replot", metavar="RUN_DIR", help="redraw RUN_DIR/selfplay.png from its history.json")
     args = parser.parse_args(argv)
-    if args.replot:
-        run_dir = Path(args.replot)
-        selfplay = SelfPlay(load_selfplay_config(run_dir / "selfplay.yaml"))
-        selfplay.history = json.loads((run_dir / "history.json").read_text())
-        print(selfplay.plot())
-        return 0
     try:
+        if args.replot:
+            run_dir = Path(args.replot)
+            selfplay = SelfPlay(load_selfplay_config(run_dir / "selfplay.yaml"))
+            selfplay.history = json.loads((run_dir / "history.json").read_text())
+            print(selfplay.plot())
+            return 0
         config = load_selfplay_config(args.config, args.set)
         selfplay = SelfPlay(config)
     except (ValueError, OSError) as error:
-        parser.exit(2, f"error: {error}\n")
+        raise UsageError(str(error)) from None
     start = time.perf_counter()
     final = selfplay.run()
     print(f"self-play of {config.generations} generations in {time.perf_counter() - start:.0f}s; models: "

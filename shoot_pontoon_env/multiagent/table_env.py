@@ -43,7 +43,7 @@ def agent_name(seat: int) -> str:
 
 @dataclass
 class _SeatWindow:
-    """What :func:`shoot_pontoon_env.envs.render.render_text` reads: one seat's window on the table."""
+    """What the single-seat envs' pictures (``render_text``, ``render_rgb``) read: one seat's window."""
 
     table: Table
     view: SeatView
@@ -52,6 +52,8 @@ class _SeatWindow:
     deals_per_episode: int
     action_table: ActionTable
     mask: np.ndarray
+    episode_over: bool
+    last_message: str = ""
 
     def action_masks(self) -> np.ndarray:
         return self.mask
@@ -112,14 +114,14 @@ class ShootPontoonAECEnv(AECEnv):
     - ``deals_per_episode``: deals in one episode. Default 1.
     - ``max_cycles``: truncate after this many decisions (None: never).
     - ``illegal_action_penalty``, ``strict``, ``starting_chips``: as in ``ShootPontoon-v0``.
-    - ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the table as the seat to act sees it)
-      or ``"human"`` (prints it after every step).
+    - ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the table as the seat to act sees it),
+      ``"human"`` (prints it after every step) or ``"rgb_array"`` (the single-seat envs' picture of it).
 
     ## Version History
     - v0: initial version.
     """
 
-    metadata = {"name": "shoot_pontoon_v0", "render_modes": ["ansi", "human"], "render_fps": 4,
+    metadata = {"name": "shoot_pontoon_v0", "render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4,
                 "is_parallelizable": False}
 
     def __init__(
@@ -255,14 +257,19 @@ class ShootPontoonAECEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.table is None:
             raise RuntimeError("call reset() before render()")
         seat = self.seat_of[self.agent_selection]
         view = seat_view(self.table, seat)
+        over = not self.agents or self.terminations[self.agent_selection] or self.truncations[self.agent_selection]
         window = _SeatWindow(self.table, view, seat, self._deals, self.deals_per_episode, self.action_table,
-                             self.action_table.mask(view))
-        text = render_text(window)  # type: ignore[arg-type]  (reads the same attributes as a seat env)
+                             self.action_table.mask(view), over)
+        if self.render_mode == "rgb_array":
+            from ..envs.picture import render_rgb
+
+            return render_rgb(window)  # type: ignore[arg-type]  (reads the same attributes as a seat env)
+        text = render_text(window)  # type: ignore[arg-type]
         if self.render_mode == "human":
             print(text)
             return None

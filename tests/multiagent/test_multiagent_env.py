@@ -314,6 +314,13 @@ def test_action_table_labels_and_a_random_first_banker():
     assert bankers == {0, 1, 2, 3}
 
 
+def test_rgb_array_render_is_the_picture_of_the_seat_to_act():
+    table = raw_env(render_mode="rgb_array")
+    table.reset(seed=0)
+    picture = table.render()
+    assert isinstance(picture, np.ndarray) and picture.ndim == 3 and picture.shape[2] == 3
+
+
 def test_human_render_prints_and_ansi_returns_text(capsys):
     table = raw_env(render_mode="human")
     table.reset(seed=0)

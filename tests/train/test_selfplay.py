@@ -8,26 +8,26 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 import pytest
-from sb3_contrib import MaskablePPO
 
 import shoot_pontoon_env.envs  # noqa: F401
 from shoot_pontoon_env.envs.features import compact_observation
 from shoot_pontoon_env.strategies import StandOnBanker, TipsPunter
 
+from agents.base import EnvContext
+from agents.trained import TrainedAgent
 from train.league import FrozenPolicy, LeagueOpponents, Pool
 from train.selfplay import SelfPlay, load_selfplay_config, main
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "train" / "configs" / "selfplay" / "shoot.yml"
-ZOO = ROOT / "agents" / "zoo"
 
 
 @pytest.mark.parametrize("name, env_id, observation", [
     ("shoot_banker", "ShootPontoonBanker-v0", "flat"), ("shoot_punter", "ShootPontoon-v0", "compact")])
 def test_a_frozen_policy_chooses_what_the_model_predicts(name, env_id, observation):
-    model = MaskablePPO.load(ZOO / name / "model.zip", device="cpu")
-    frozen = FrozenPolicy(model, observation, name)
     env = gym.make(env_id).unwrapped
+    agent = TrainedAgent(name).bind(EnvContext.of(env))  # the project's safe loader (no unpickling)
+    frozen = FrozenPolicy(agent.policy, observation, name)
     rng = np.random.default_rng(0)
     decisions = 0
     for episode in range(60):
@@ -37,14 +37,14 @@ def test_a_frozen_policy_chooses_what_the_model_predicts(name, env_id, observati
             mask = info["action_mask"]
             mine = frozen.act(obs, mask, rng)
             seen = compact_observation(obs) if observation == "compact" else obs
-            theirs, _ = model.predict(seen, action_masks=mask, deterministic=True)
+            theirs, _ = agent.policy.predict(seen, action_masks=mask, deterministic=True)
             assert mine == int(theirs) and mask[mine]
             decisions += 1
             obs, _, done, _, info = env.step(mine)
     assert decisions > 100
     # a copy: training the model further does not change the frozen player
     before = frozen.layers[0][0].copy()
-    for parameter in model.policy.parameters():
+    for parameter in agent.policy.parameters():
         parameter.data.add_(1.0)
     assert np.array_equal(frozen.layers[0][0], before)
 
@@ -109,6 +109,5 @@ def test_selfplay_smoke_run(tmp_path):
 
 
 def test_a_bad_override_is_one_error_line(capsys):
-    with pytest.raises(SystemExit) as exit_:
-        main(["--config", str(CONFIG), "--set", "generations=0"])
-    assert exit_.value.code == 2 and capsys.readouterr().err == "error: generations = 0: expected an int >= 1\n"
+    assert main(["--config", str(CONFIG), "--set", "generations=0"]) == 2
+    assert capsys.readouterr().err == "error: generations = 0: expected an int >= 1\n"
