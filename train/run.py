@@ -32,9 +32,13 @@ CONFIG_FILE = "config.yaml"
 VERSIONS_FILE = "versions.json"
 
 
-def make_env_fn(config: TrainConfig, index: int, monitor_dir: Path | None = None) -> Callable[[], gym.Env]:
+def make_env_fn(config: TrainConfig, index: int, monitor_dir: Path | None = None,
+                wrap: Callable[[gym.Env, int], gym.Env] | None = None) -> Callable[[], gym.Env]:
+    """Env ``index`` of a run; ``wrap(env, index)`` goes innermost (self-play seats its league there)."""
     def build() -> gym.Env:
         env = gym.make(config.env_id, **env_kwargs_for(config, index))
+        if wrap is not None:
+            env = wrap(env, index)
         if config.observation == "compact":
             env = CompactObservation(env)
         filename = str(monitor_dir / f"env{index}") if monitor_dir is not None else None
@@ -44,8 +48,8 @@ def make_env_fn(config: TrainConfig, index: int, monitor_dir: Path | None = None
 
 
 def make_vec_env(config: TrainConfig, monitor_dir: Path | None = None, count: int | None = None,
-                 seed: int | None = None) -> VecEnv:
-    fns = [make_env_fn(config, i, monitor_dir) for i in range(count or config.n_envs)]
+                 seed: int | None = None, wrap: Callable[[gym.Env, int], gym.Env] | None = None) -> VecEnv:
+    fns = [make_env_fn(config, i, monitor_dir, wrap) for i in range(count or config.n_envs)]
     vec: VecEnv = SubprocVecEnv(fns) if config.vec_env == "subproc" and len(fns) > 1 else DummyVecEnv(fns)
     vec.seed(config.seed if seed is None else seed)
     return vec
