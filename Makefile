@@ -7,13 +7,13 @@ PY := $(VENV)/bin/python
 # The CPU build of torch where this machine has it; a plain install elsewhere.
 CONSTRAINTS := $(shell $(PYTHON) -m pip install --dry-run --no-index --no-deps -q torch==2.13.0 >/dev/null 2>&1 && echo -c constraints/cpu.txt)
 
-.PHONY: install demo simulate test benchmark clean
+.PHONY: install demo simulate test benchmark clean install-rllib test-rllib
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
 install: $(PY)
-	$(PY) -m pip install -q $(CONSTRAINTS) -e ".[train,dev]"
+	$(PY) -m pip install -q $(CONSTRAINTS) -e ".[train,dev,multiagent]"
 
 # The main job: train a MaskablePPO punter on Playtech Pontoon for a few minutes, then evaluate it
 # against the random, basic-strategy and optimal agents on the same hands.
@@ -44,6 +44,17 @@ benchmark: install
 	$(PY) benchmarks/scalar_env_speed.py
 	$(PY) benchmarks/env_random_play.py
 	$(PY) benchmarks/solver_validation.py --hands 1000000 --workers 2
+	$(PY) benchmarks/scaling.py
+
+# Ray RLlib pins its own Gymnasium: it gets a venv of its own, where the whole suite runs again
+# (the package under Ray's Gymnasium) with the RLlib smoke tests (skipped in .venv).
+VENV_RAY ?= .venv-ray
+install-rllib:
+	$(PYTHON) -m venv $(VENV_RAY)
+	$(VENV_RAY)/bin/python -m pip install -q $(CONSTRAINTS) -e ".[rllib,train,dev,multiagent]"
+
+test-rllib: install-rllib
+	$(VENV_RAY)/bin/python -m pytest -q -n 2 -m "not slow"
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(VENV_RAY) build *.egg-info

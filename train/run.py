@@ -35,9 +35,13 @@ EVAL_TABLES = 16
 """Tables of the batched evaluation env (SB3's evaluate_policy spreads the episodes over them)."""
 
 
-def make_env_fn(config: TrainConfig, index: int, monitor_dir: Path | None = None) -> Callable[[], gym.Env]:
+def make_env_fn(config: TrainConfig, index: int, monitor_dir: Path | None = None,
+                wrap: Callable[[gym.Env, int], gym.Env] | None = None) -> Callable[[], gym.Env]:
+    """Env ``index`` of a run; ``wrap(env, index)`` goes innermost (self-play seats its league there)."""
     def build() -> gym.Env:
         env = gym.make(config.env_id, **env_kwargs_for(config, index))
+        if wrap is not None:
+            env = wrap(env, index)
         if config.observation == "compact":
             env = CompactObservation(env)
         filename = str(monitor_dir / f"env{index}") if monitor_dir is not None else None
@@ -68,14 +72,18 @@ def make_batched_env(config: TrainConfig, count: int) -> VecEnv:
 
 
 def make_vec_env(config: TrainConfig, monitor_dir: Path | None = None, count: int | None = None,
-                 seed: int | None = None) -> VecEnv:
+                 seed: int | None = None, wrap: Callable[[gym.Env, int], gym.Env] | None = None) -> VecEnv:
     """``count`` (default ``n_envs``) envs as SB3's VecEnv, by ``config.vec_env``. Monitor files are
-    written for scalar envs; the batched engine reports episodes in its infos (what SB3 logs)."""
+    written for scalar envs; the batched engine reports episodes in its infos (what SB3 logs). ``wrap``
+    (self-play's league) seats Python policies at the table: scalar envs only."""
     count = count or config.n_envs
     if config.vec_env == "batched":
+        if wrap is not None:
+            raise ValueError("vec_env = 'batched': this run seats Python policies at the table (a self-play "
+                             "league), which the batched engine cannot play; use vec_env: dummy or subproc")
         vec: VecEnv = make_batched_env(config, count)
     else:
-        fns = [make_env_fn(config, i, monitor_dir) for i in range(count)]
+        fns = [make_env_fn(config, i, monitor_dir, wrap) for i in range(count)]
         vec = SubprocVecEnv(fns) if config.vec_env == "subproc" and len(fns) > 1 else DummyVecEnv(fns)
     vec.seed(config.seed if seed is None else seed)
     return vec

@@ -274,7 +274,9 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
             return int(value)
         raise ValueError(f"action {action!r} is not in the action space Discrete({self.action_space.n})")
 
-    def _stacked_option(self, options: dict[str, Any] | None) -> str | list[int] | None:
+    @staticmethod
+    def _stacked_option(options: dict[str, Any] | None) -> str | list[int] | None:
+        """The ``stacked`` reset option as card ints (the multi-agent env shares it)."""
         if not options:
             return None
         unknown = sorted(set(options) - set(RESET_OPTIONS))

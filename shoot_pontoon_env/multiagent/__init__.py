@@ -1,0 +1,49 @@
+"""The whole Pontoon table for multi-agent RL: a PettingZoo AEC environment with every seat an agent.
+
+PettingZoo classic style (needs the ``multiagent`` extra: ``pip install "shoot-pontoon-env[multiagent]"``)::
+
+    from shoot_pontoon_env.multiagent import env
+
+    table = env(rules="shoot", num_players=4)
+    table.reset(seed=0)
+    for agent in table.agent_iter():
+        observation, reward, termination, truncation, info = table.last()
+        action = None if termination or truncation else table.action_space(agent).sample(observation["action_mask"])
+        table.step(action)
+
+``raw_env`` is the unwrapped :class:`ShootPontoonAECEnv`; ``env`` adds PettingZoo's order-enforcing
+wrapper; ``parallel_env`` is the turn-based parallel form (each step applies the action of the seat
+to act and ignores the others', PettingZoo's ``turn_based_aec_to_parallel``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+try:
+    from pettingzoo.utils import wrappers
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+except ImportError as error:  # pragma: no cover - depends on the installed extras
+    raise ImportError(
+        "shoot_pontoon_env.multiagent needs PettingZoo: pip install \"shoot-pontoon-env[multiagent]\""
+    ) from error
+
+from .table_env import ShootPontoonAECEnv, agent_name, seat_action_table
+
+__all__ = ["ShootPontoonAECEnv", "agent_name", "env", "parallel_env", "raw_env", "seat_action_table"]
+
+
+def raw_env(**kwargs: Any) -> ShootPontoonAECEnv:
+    """The unwrapped AEC environment (arguments: see :class:`ShootPontoonAECEnv`)."""
+    return ShootPontoonAECEnv(**kwargs)
+
+
+def env(**kwargs: Any) -> wrappers.OrderEnforcingWrapper:
+    """The AEC environment with PettingZoo's order-enforcing wrapper (what classic ``env()`` returns)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+def parallel_env(**kwargs: Any):
+    """The parallel form: every live agent may send an action each step; the seat to act's is applied
+    (``infos[agent]["active_agent"]`` names it) and the others are ignored. One step is one decision."""
+    return turn_based_aec_to_parallel(env(**kwargs))
