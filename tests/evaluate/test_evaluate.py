@@ -95,3 +95,39 @@ def test_checkpoint_curve_plots_paired_differences_by_steps(tmp_path):
     named = [dataclasses.replace(s, name=f"run:model_{steps}_steps") for s, steps in zip(others, (1000, 500))]
     path = checkpoint_curve([reference, *named], tmp_path / "checkpoints.png")
     assert path.read_bytes()[:4] == b"\x89PNG"
+
+
+class FirstLegal:
+    """A deterministic agent that acts on whole batches (the path of trained models): the first legal
+    index of each row."""
+
+    name = "first-legal"
+    batched = True
+    context = None
+
+    def bind(self, env):
+        self.context = env
+        return self
+
+    def batch_player(self):
+        return None
+
+    def act(self, observation, action_mask, rng):
+        return int(np.flatnonzero(action_mask)[0])
+
+    def act_batch(self, observations, action_masks, rng):
+        return np.argmax(action_masks, axis=1)
+
+
+def test_an_agent_acting_on_batches_plays_the_batched_engine_like_the_scalar_env():
+    batched = run_tournament(make_env, [FirstLegal(), FirstLegal()], hands=3000, seed=4, num_tables=128)
+    scalar = run_tournament(make_env, [FirstLegal()], hands=3000, seed=4, batched=False)[0]
+    assert [r.engine for r in batched] == ["batched", "batched"] and scalar.engine == "scalar"
+    assert np.array_equal(batched[0].returns, batched[1].returns)  # common random numbers
+    stick_minimum = make_env().unwrapped.rules.stick_minimum
+    for record in (batched[0], scalar):  # stick is the first legal index once it is legal, else twist
+        assert sum(record.decisions.values()) >= 3000 and record.illegal == 0
+        for (_, total, _, label), count in record.decisions.items():
+            assert label == ("stick" if total >= stick_minimum else "twist"), (total, label, count)
+    mine, theirs = np.asarray(batched[0].per_stake), np.asarray(scalar.per_stake)
+    assert abs(mine.mean() - theirs.mean()) < 3 * (mean_ci(mine)[1] + mean_ci(theirs)[1])
