@@ -22,8 +22,8 @@ from .layout import (
     C_FEED_CAPACITY, C_FIELDS, C_O_ACT_AMOUNT, C_O_ACT_KIND, C_O_BAL, C_O_FEED, C_O_FEED_LEN, C_O_HANDS,
     C_O_HC, C_O_HU, C_O_SHOE, C_O_STRAT, C_PLAYERS, C_SEAT, C_SLOTS, C_STARTING_CHIPS, Config, ERRORS,
     F_BANKER_CARDS_BOUND, F_FIELDS, F_O_ACT_MULTIPLE, F_O_STRAT, F_PENALTY, F_PENETRATION, H_FIELDS,
-    H_ORIGINAL, H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, Layout, STRAT_FLOATS, STRAT_INTS, T_BANKER,
-    T_DEALS, T_ERROR, T_FEED_COUNT, T_FEED_HEAD, T_HANDS, T_ILLEGAL, T_RESERVE, T_SHOOT, action_arrays,
+    H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, Layout, STRAT_FLOATS, STRAT_INTS, T_BANKER, T_DEALS,
+    T_ERROR, T_FEED_COUNT, T_FEED_HEAD, T_HANDS, T_ILLEGAL, T_RESERVE, T_SHOOT, action_arrays,
     rules_fields, settlement_bytes, strategy_code, table_layout,
 )
 
@@ -235,7 +235,3 @@ class TableBatch:
     def nbytes(self) -> int:
         """Bytes of the batch's arrays per table: the two rows, the observation and the mask."""
         return sum(a.nbytes for a in (self.t, self.k8, self.obs, self.mask, self.rewards, self.terminated))
-
-    @property
-    def original_stakes(self) -> np.ndarray:
-        return self.hands[:, :, H_ORIGINAL]
