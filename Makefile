@@ -38,6 +38,10 @@ test: install
 benchmark: install
 	$(PY) -m pytest -q -m slow
 	$(PY) benchmarks/engine_throughput.py
+	$(PY) benchmarks/vector_throughput.py
+	$(PY) benchmarks/numpy_vs_numba.py
+	$(PY) benchmarks/evaluation_speed.py
+	$(PY) benchmarks/scalar_env_speed.py
 	$(PY) benchmarks/env_random_play.py
 	$(PY) benchmarks/solver_validation.py --hands 1000000 --workers 2
 	$(PY) benchmarks/scaling.py

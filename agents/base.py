@@ -15,6 +15,7 @@ import numpy as np
 
 from shoot_pontoon_env.envs.action_table import ActionTable
 from shoot_pontoon_env.rules import Rules
+from shoot_pontoon_env.vector.policy import BatchPlayer
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,19 @@ class Agent:
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         raise NotImplementedError
 
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """One action index per row of a batch (many tables at once). This default asks :meth:`act`
+        row by row; agents that can act on the whole batch at once override it and set ``batched``."""
+        return np.array([self.act(o, m, rng) for o, m in zip(observations, action_masks)], dtype=np.int64)
+
+    batched = False
+    """Whether :meth:`act_batch` acts on the whole batch at once (the batched evaluation uses it)."""
+
+    def batch_player(self) -> BatchPlayer | None:
+        """How the batched engine can play this agent's seat by itself, with no Python per step (a
+        rule-based player, a solver's policy table, uniform over the mask), or None."""
+        return None
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
 
@@ -61,9 +75,19 @@ class RandomAgent(Agent):
     """Uniform over the legal action indices."""
 
     name = "random"
+    batched = True
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         legal = np.flatnonzero(action_mask)
         if len(legal) == 0:
             raise ValueError("random agent: the action mask allows no action")
         return int(legal[rng.integers(len(legal))])
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        masks = np.asarray(action_masks, dtype=bool)
+        if not masks.any(axis=1).all():
+            raise ValueError("random agent: an action mask allows no action")
+        return np.argmax(rng.random(masks.shape) * masks, axis=1)
+
+    def batch_player(self) -> BatchPlayer:
+        return BatchPlayer.uniform()

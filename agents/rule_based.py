@@ -11,6 +11,7 @@ import numpy as np
 
 from shoot_pontoon_env.envs.encoding import decode_view
 from shoot_pontoon_env.strategies import Strategy, make_strategy
+from shoot_pontoon_env.vector.policy import BatchPlayer
 
 from .base import Agent
 
@@ -30,3 +31,11 @@ class StrategyAgent(Agent):
         if not action_mask[index]:
             raise RuntimeError(f"{self.name}: chose index {index}, which the mask forbids")
         return index
+
+    def batch_player(self) -> BatchPlayer | None:
+        """The library's rule-based players and the solver's ``OptimalPunter`` (without Shoot bets)
+        run inside the batched engine, on the table itself: the same decisions as :meth:`act` makes
+        from the observation (tests/vector checks both against the strategy on the real view)."""
+        if self.context is None:
+            raise RuntimeError(f"{self.name}: call bind(env) before batch_player()")
+        return BatchPlayer.of_strategy(self.strategy, self.context.rules)

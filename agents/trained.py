@@ -71,6 +71,21 @@ class TrainedAgent(Agent):
         self.policy = load_policy(self.path, self.config, observation_space, context.action_space, what)
         return self
 
+    batched = True
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """One forward pass of the policy for the whole batch."""
+        if self.policy is None:
+            raise RuntimeError(f"{self.name}: bind the agent to an env before it acts")
+        if self.observation == "compact":
+            observations = compact_observation(observations)
+        if self.algo == "maskable_ppo":
+            actions, _ = self.policy.predict(observations, action_masks=action_masks,
+                                             deterministic=self.deterministic)
+        else:
+            actions, _ = self.policy.predict(observations, deterministic=self.deterministic)
+        return np.asarray(actions, dtype=np.int64).reshape(len(observations))
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         if self.policy is None:
             raise RuntimeError(f"{self.name}: bind the agent to an env before it acts")

@@ -89,6 +89,7 @@ def main() -> None:
         "ShootPontoon-v0, random actions, 1 process (env steps/s)": env_alone(args.steps),
         "whole-table AEC env, random actions (decisions/s)": whole_table(args.steps),
         "SB3 MaskablePPO, DummyVecEnv x 8 (samples/s)": sb3_training(args.steps, "dummy", 8),
+        "SB3 MaskablePPO, batched engine x 8 (samples/s)": sb3_training(args.steps, "batched", 8),
         "SB3 MaskablePPO, SubprocVecEnv x 2 (samples/s)": sb3_training(args.steps, "subproc", 2),
         "SB3 MaskablePPO, SubprocVecEnv x 8 (samples/s)": sb3_training(args.steps, "subproc", 8),
     }

@@ -46,6 +46,11 @@ def build_parser() -> Parser:
     parser.add_argument("--learning-curve", type=existing_file, default=None,
                         help="an evaluations.npz of a training run to plot")
     parser.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    parser.add_argument("--scalar", action="store_true",
+                        help="play every agent on the scalar env (by default agents that can batch play on the "
+                             "batched engine: rule-based, basic, optimal, random and trained models)")
+    parser.add_argument("--tables", type=int_in(1, 2**20), default=4096,
+                        help="tables the batched engine plays at once")
     return parser
 
 
@@ -118,7 +123,8 @@ def tournament(args: Any, make_env: Any, probe: Any, agents: list, names: list[s
     start = time.perf_counter()
     with tqdm(total=args.hands * len(agents), unit="hand", disable=args.quiet, mininterval=1.0,
               desc="tournament", dynamic_ncols=True) as bar:
-        records = run_tournament(make_env, agents, args.hands, seed=args.seed, progress=bar.update)
+        records = run_tournament(make_env, agents, args.hands, seed=args.seed, progress=bar.update,
+                                 batched=not args.scalar, env_kwargs=args.env_kwargs, num_tables=args.tables)
     seconds = time.perf_counter() - start
     reference = records[names.index(reference_name)] if reference_name in names else None
     summaries = [summarise(r, optimal, reference) for r in records]
@@ -127,14 +133,16 @@ def tournament(args: Any, make_env: Any, probe: Any, agents: list, names: list[s
     if optimal is not None:
         print(f"solver optimum: {optimal:+.5f} per unit stake")
     out = args.out
+    engines = {r.name: r.engine for r in records}
     paths = write_reports(summaries, title, out, {"env": args.env, "env_kwargs": args.env_kwargs,
                                                  "hands": args.hands, "seed": args.seed, "optimal": optimal,
-                                                 "seconds": seconds})
+                                                 "seconds": seconds, "engines": engines})
     pngs = [plots.bankroll(records, out / "bankroll.png"), plots.strategy_heatmaps(records, out / "strategy.png")]
     if args.learning_curve:
         pngs.append(plots.learning_curve(args.learning_curve, out / "learning_curve.png", optimal))
     checkpoints = plots.checkpoint_curve(summaries, out / "checkpoints.png")
     pngs += [checkpoints] if checkpoints else []
+    print(f"engines: {', '.join(f'{name} {engine}' for name, engine in engines.items())}")
     print(f"reports: {paths['json']}, {paths['markdown']}; plots: {', '.join(map(str, pngs))} ({seconds:.0f}s)")
     return 0
 

@@ -68,7 +68,7 @@ def summarise(record: AgentRecord, optimal: float | None = None, reference: Agen
         hand_classes={k: v / classes for k, v in sorted(record.hand_classes.items())},
         shoot_bets_placed=record.shoot_bets, shoot_bets_won=record.shoot_bets_won,
         shoot_chips_bet=record.shoot_chips_bet, shoot_chips_won=record.shoot_chips_won,
-        mean_shoot_after=float(np.mean(record.shoot_after)) if record.shoot_after else 0.0,
+        mean_shoot_after=float(np.mean(record.shoot_after)) if len(record.shoot_after) else 0.0,
         turnovers=record.turnovers, illegal_actions=record.illegal,
     )
     if optimal is not None and ps_mean is not None:

@@ -1,4 +1,9 @@
-"""A tournament: every agent plays the same seeded hands (common random numbers), one env each."""
+"""A tournament: every agent plays the same seeded hands (common random numbers).
+
+Agents that can batch (``Agent.batch_player`` or a whole-batch ``act_batch``) play on the batched
+engine (``shoot_pontoon_env.vector``), where hand ``h`` is dealt by the key of ``seed + h``; the others
+play the scalar env, one hand after another, hand ``h`` reset with seed ``seed + h``. Within either
+engine every agent meets the same shoe order in hand ``h``."""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from shoot_pontoon_env.engine import Phase
 from shoot_pontoon_env.engine.settlement import hand_rank
 
 from agents.base import Agent
+from shoot_pontoon_env.vector.layout import UnbatchableStrategy
 
 OUTCOMES = ("win", "push", "loss")
 
@@ -23,9 +29,9 @@ class AgentRecord:
     """What one agent did over the tournament's hands (one entry per episode)."""
 
     name: str
-    returns: list[float] = field(default_factory=list)
-    """Episode return in base stakes (the env's reward summed)."""
-    per_stake: list[float] = field(default_factory=list)
+    returns: list[float] | np.ndarray = field(default_factory=list)
+    """Episode return in base stakes (the env's reward summed); an array from the batched engine."""
+    per_stake: list[float] | np.ndarray = field(default_factory=list)
     """Net chips of the agent's hands per chip staked on its boxes before any split, buy or double
     (the solver's unit: expected return per unit of initial stake)."""
     outcomes: Counter = field(default_factory=Counter)
@@ -34,11 +40,13 @@ class AgentRecord:
     shoot_bets_won: int = 0
     shoot_chips_bet: int = 0
     shoot_chips_won: int = 0
-    shoot_after: list[int] = field(default_factory=list)
+    shoot_after: list[int] | np.ndarray = field(default_factory=list)
     turnovers: int = 0
     illegal: int = 0
     decisions: Counter = field(default_factory=Counter)
     """(hard or soft, total, cards) -> action label counts of the agent's playing decisions."""
+    engine: str = "scalar"
+    """Where the hands were played: ``"scalar"`` (the Gymnasium env) or ``"batched"``."""
 
 
 def _decision_key(env: gym.Env) -> tuple[str, int, int] | None:
@@ -100,6 +108,61 @@ def play_agent(make_env: Callable[[], gym.Env], agent: Agent, hands: int, seed: 
     return record
 
 
+def can_batch(agent: Agent) -> bool:
+    """Whether the agent plays on the batched engine (by itself in the kernel, or a batch at a time)."""
+    return agent.batch_player() is not None or agent.batched
+
+
+def play_agent_batched(env: gym.Env, env_kwargs: dict, agent: Agent, hands: int, seed: int,
+                       progress: Callable[[int], object] | None = None, num_tables: int = 4096) -> AgentRecord:
+    """``hands`` hands on the batched engine, configured like ``env`` (built with ``env_kwargs``)."""
+    from shoot_pontoon_env.cards import HandClass
+    from shoot_pontoon_env.vector import kernel
+    from shoot_pontoon_env.vector.env import player_arguments
+    from shoot_pontoon_env.vector.evaluation import evaluate_hands
+
+    base = env.unwrapped
+    agent.bind(env)
+    player = agent.batch_player()
+    rng = np.random.default_rng(seed)
+    actor = None if player is not None else (lambda obs, masks: agent.act_batch(obs, masks, rng))
+    results = evaluate_hands(base, player_arguments(base, env_kwargs), hands, seed, player=player, actor=actor,
+                             num_tables=num_tables, progress=progress, rng=rng)
+    record = AgentRecord(agent.name, engine="batched")
+    record.returns = results.returns
+    record.per_stake = results.per_stake[~np.isnan(results.per_stake)]
+    record.outcomes = Counter({"win": int((results.outcome > 0).sum()), "push": int((results.outcome == 0).sum()),
+                               "loss": int((results.outcome < 0).sum())})
+    totals = results.totals
+    record.hand_classes = Counter({cls.name.lower(): int(totals[kernel.R_CLASSES + int(cls)])
+                                   for cls in HandClass if totals[kernel.R_CLASSES + int(cls)]})
+    record.shoot_bets, record.shoot_bets_won = int(totals[kernel.R_SHOOT_BETS]), int(totals[kernel.R_SHOOT_BETS_WON])
+    record.shoot_chips_bet = int(totals[kernel.R_SHOOT_CHIPS_BET])
+    record.shoot_chips_won = int(totals[kernel.R_SHOOT_CHIPS_WON])
+    record.shoot_after = results.shoot_after
+    record.turnovers, record.illegal = int(totals[kernel.R_TURNOVERS]), int(totals[kernel.R_ILLEGAL])
+    labels = base.action_table.labels
+    counts = results.decisions.reshape(2, kernel.D_TOTALS, kernel.D_CARDS, len(labels))
+    for soft, total, cards, action in zip(*np.nonzero(counts)):
+        key = ("soft" if soft else "hard", int(total), int(cards), labels[action])
+        record.decisions[key] = int(counts[soft, total, cards, action])
+    return record
+
+
 def run_tournament(make_env: Callable[[], gym.Env], agents: Sequence[Agent], hands: int,
-                   seed: int = 0, progress: Callable[[int], object] | None = None) -> list[AgentRecord]:
-    return [play_agent(make_env, agent, hands, seed, progress) for agent in agents]
+                   seed: int = 0, progress: Callable[[int], object] | None = None, *,
+                   batched: bool = True, env_kwargs: dict | None = None, num_tables: int = 4096
+                   ) -> list[AgentRecord]:
+    """Every agent's record over the same hands: on the batched engine where the agent can batch
+    (unless ``batched`` is False), on the scalar env otherwise."""
+    records = []
+    for agent in agents:
+        env = make_env()
+        if batched and can_batch(agent.bind(env)):
+            try:
+                records.append(play_agent_batched(env, env_kwargs or {}, agent, hands, seed, progress, num_tables))
+                continue
+            except UnbatchableStrategy as error:  # a table player of the env the kernel cannot play
+                print(f"{agent.name}: on the scalar env ({error})")
+        records.append(play_agent(make_env, agent, hands, seed, progress))
+    return records

@@ -24,10 +24,10 @@ def test_the_page_has_its_sections_and_blocks():
     text = PAGE.read_text()
     assert text.startswith("# Using with SB3, rl-zoo3, CleanRL, Gymnasium vector envs")
     for section in ("Action masks through wrappers", "Stable-Baselines3", "Gymnasium vector envs", "CleanRL",
-                    "rl-baselines3-zoo", "videos"):
+                    "rl-baselines3-zoo", "videos", "The batched engine"):
         assert section in text
     languages = [language for language, _ in blocks()]
-    assert languages.count("python") == 5 and languages.count("bash") == 2
+    assert languages.count("python") == 6 and languages.count("bash") == 2
 
 
 def test_every_block_runs_as_written(tmp_path):
@@ -52,6 +52,8 @@ def test_every_block_runs_as_written(tmp_path):
     for mode in ("NEXT_STEP", "SAME_STEP", "DISABLED"):
         assert f"{mode}: " in text and "no illegal action" in text
     assert "iteration 4: mean reward per step" in text
+    assert "ShootPontoonVectorEnv (1024, 239) every mask holds a legal action: True" in text
+    assert "trained on the batched engine: 4096 steps" in text
     run = tmp_path / "logs" / "ppo_mask" / "ShootPontoon-Playtech-v0_1"
     assert (run / "best_model.zip").is_file() and (run / "ShootPontoon-Playtech-v0.zip").is_file()
     evaluations = np.load(run / "evaluations.npz")

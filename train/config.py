@@ -12,7 +12,7 @@ import yaml
 
 ALGOS = ("maskable_ppo", "ppo")
 OPPONENT_ARGUMENTS = ("banker", "punters")
-VEC_ENVS = ("dummy", "subproc")
+VEC_ENVS = ("batched", "dummy", "subproc")
 OBSERVATIONS = ("flat", "compact")
 LR_SCHEDULES = ("constant", "linear")
 
@@ -34,8 +34,11 @@ class TrainConfig:
     """Environment steps to train for (summed over the vectorized envs)."""
     n_envs: int = 4
     """Environments stepped in parallel."""
-    vec_env: str = "dummy"
-    """``dummy`` (one process; best for a cheap env on few cores) or ``subproc``."""
+    vec_env: str = "batched"
+    """``batched``: the ``n_envs`` tables stepped together by the batched engine (gym.make_vec's
+    ``vector_entry_point``; the fastest, docs/RESULTS.md); ``dummy`` (SB3's DummyVecEnv of scalar envs
+    in one process) or ``subproc`` (one process each). The same game either way; the episodes a seed
+    deals differ between the batched engine and the scalar envs."""
     seed: int = 0
     """Seeds the model, the environments (env ``i`` gets ``seed + i``) and the evaluation env."""
     observation: str = "flat"

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
+import numpy as np
 import yaml
 from stable_baselines3 import PPO
 from stable_baselines3.common.base_class import BaseAlgorithm
@@ -30,6 +31,8 @@ PACKAGES = ("shoot-pontoon-env", "gymnasium", "numpy", "torch", "stable-baseline
 MODEL_FILE = "model.zip"
 CONFIG_FILE = "config.yaml"
 VERSIONS_FILE = "versions.json"
+EVAL_TABLES = 16
+"""Tables of the batched evaluation env (SB3's evaluate_policy spreads the episodes over them)."""
 
 
 def make_env_fn(config: TrainConfig, index: int, monitor_dir: Path | None = None,
@@ -47,10 +50,41 @@ def make_env_fn(config: TrainConfig, index: int, monitor_dir: Path | None = None
     return build
 
 
+def make_batched_env(config: TrainConfig, count: int) -> VecEnv:
+    """The batched engine behind SB3's VecEnv: env ``i``'s opponents as in the scalar case, one batch of
+    tables for each distinct set of env arguments."""
+    from gymnasium.vector import AutoresetMode
+
+    from shoot_pontoon_env.envs.features import COMPACT_SIZE, compact_observation
+    from shoot_pontoon_env.vector.sb3 import PontoonVecEnv
+
+    groups: dict[str, tuple[dict[str, Any], int]] = {}
+    for index in range(count):
+        kwargs = env_kwargs_for(config, index)
+        key = repr(sorted(kwargs.items()))
+        groups[key] = (kwargs, groups.get(key, (kwargs, 0))[1] + 1)
+    venvs = [gym.make_vec(config.env_id, num_envs=n, autoreset_mode=AutoresetMode.SAME_STEP, **kwargs)
+             for kwargs, n in groups.values()]
+    observation = None
+    if config.observation == "compact":
+        observation = (compact_observation, gym.spaces.Box(0.0, 1.0, shape=(COMPACT_SIZE,), dtype=np.float32))
+    return PontoonVecEnv(venvs, observation=observation)
+
+
 def make_vec_env(config: TrainConfig, monitor_dir: Path | None = None, count: int | None = None,
                  seed: int | None = None, wrap: Callable[[gym.Env, int], gym.Env] | None = None) -> VecEnv:
-    fns = [make_env_fn(config, i, monitor_dir, wrap) for i in range(count or config.n_envs)]
-    vec: VecEnv = SubprocVecEnv(fns) if config.vec_env == "subproc" and len(fns) > 1 else DummyVecEnv(fns)
+    """``count`` (default ``n_envs``) envs as SB3's VecEnv, by ``config.vec_env``. Monitor files are
+    written for scalar envs; the batched engine reports episodes in its infos (what SB3 logs). ``wrap``
+    (self-play's league) seats Python policies at the table: scalar envs only."""
+    count = count or config.n_envs
+    if config.vec_env == "batched":
+        if wrap is not None:
+            raise ValueError("vec_env = 'batched': this run seats Python policies at the table (a self-play "
+                             "league), which the batched engine cannot play; use vec_env: dummy or subproc")
+        vec: VecEnv = make_batched_env(config, count)
+    else:
+        fns = [make_env_fn(config, i, monitor_dir, wrap) for i in range(count)]
+        vec = SubprocVecEnv(fns) if config.vec_env == "subproc" and len(fns) > 1 else DummyVecEnv(fns)
     vec.seed(config.seed if seed is None else seed)
     return vec
 
@@ -111,7 +145,8 @@ def callbacks(config: TrainConfig) -> CallbackList:
         items.append(CheckpointCallback(max(config.checkpoint_freq // config.n_envs, 1),
                                         str(config.run_dir / "checkpoints"), name_prefix="model"))
     if config.eval_freq:
-        eval_env = make_vec_env(config, count=1, seed=config.seed + 10_000)
+        eval_env = make_vec_env(config, count=EVAL_TABLES if config.vec_env == "batched" else 1,
+                                seed=config.seed + 10_000)
         cls = MaskableEvalCallback if config.algo == "maskable_ppo" else EvalCallback
         items.append(cls(eval_env, n_eval_episodes=config.eval_episodes,
                          eval_freq=max(config.eval_freq // config.n_envs, 1),

@@ -75,7 +75,8 @@ class SelfPlayConfig:
 
     def role(self, role: str) -> TrainConfig:
         """The TrainConfig of one learner: its block, written under ``run_dir/ROLE``."""
-        fields = {"env_id": ENV_IDS[role], **getattr(self, role), "seed": self.seed, "log_dir": str(self.run_dir),
+        fields = {"env_id": ENV_IDS[role], "vec_env": "dummy",  # the league plays in Python: scalar envs
+                  **getattr(self, role), "seed": self.seed, "log_dir": str(self.run_dir),
                   "run_name": role, "eval_freq": 0, "checkpoint_freq": 0, "progress_bar": False,
                   "torch_threads": self.torch_threads}
         if fields["env_id"] != ENV_IDS[role]:

@@ -25,6 +25,8 @@ from .settlement import Outcome, banker_rank, hand_rank, showdown
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
+_new_event = tuple.__new__
+"""Event(...) from its fields in order, without the keyword handling of a named tuple's __new__."""
 
 
 class Phase(IntEnum):
@@ -116,8 +118,15 @@ class Table:
         self.box = 0  # STAKES: which box of the punter at the cursor
         self._deal_start_chips: tuple[list[int], int, int] | None = None
         self._stacked = False
+        self._legal: tuple[LegalMove, ...] | None = None
+        """legal_moves() of the current state: cleared by every method that changes the state."""
         if self.rules.shoot:
             self._post_shoot(self.banker)
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state["_legal"] = None  # a cache: not part of the table's state
+        return state
 
     # ------------------------------------------------------------------ views
     @property
@@ -133,15 +142,20 @@ class Table:
 
     @property
     def outstanding_shoot_bets(self) -> int:
-        return sum(h.shoot_bet for h in self.hands if not h.settled)
+        outstanding = 0
+        for hand in self.hands:
+            if not hand.settled:
+                outstanding += hand.shoot_bet
+        return outstanding
 
     @property
     def shoot_capacity(self) -> int:
         """The largest Shoot bet that may be added now (table limit and per-bet limit)."""
         capacity = self.shoot - self.outstanding_shoot_bets
-        if self.rules.max_shoot_bet is not None:
-            capacity = min(capacity, self.rules.max_shoot_bet)
-        return max(capacity, 0)
+        limit = self.rules.max_shoot_bet
+        if limit is not None and limit < capacity:
+            capacity = limit
+        return capacity if capacity > 0 else 0
 
     def wealth(self, seat: int) -> int:
         """A seat's chips including its stakes on the table and, for the banker, Shoot and reserve."""
@@ -181,6 +195,11 @@ class Table:
     # ------------------------------------------------------------------ legality
     def legal_moves(self) -> tuple[LegalMove, ...]:
         """Every legal action now, as kinds with amount ranges. Empty between deals."""
+        if self._legal is None:
+            self._legal = self._legal_moves()
+        return self._legal
+
+    def _legal_moves(self) -> tuple[LegalMove, ...]:
         rules = self.rules
         if self.phase == Phase.STAKES:
             moves = [LegalMove(ActionKind.STAKE, rules.min_stake, rules.max_stake)]
@@ -271,6 +290,7 @@ class Table:
             raise IllegalActionError("start_deal", self.legal_moves(), "the current deal is not over")
         if stacked is not None:  # checked (and stacked) before anything changes
             self.shoe.stack(parse_cards(stacked) if isinstance(stacked, str) else list(stacked))
+        self._legal = None
         self.events = []
         if self.rules.shoe == "persistent":
             for card in self._cards_of_deal():
@@ -313,6 +333,7 @@ class Table:
         legal = self.legal_moves()
         if not is_legal(action, legal):
             raise IllegalActionError(action, legal)
+        self._legal = None
         kind = action.kind
         if self.phase == Phase.STAKES:
             self._apply_stake(action.amount)
@@ -342,6 +363,7 @@ class Table:
         seat = self.to_act
         if seat is None:
             raise IllegalActionError("forfeit", (), "no decision is pending")
+        self._legal = None
         self._log(EventKind.FORFEIT, seat=seat)
         if self.phase == Phase.STAKES:
             self._apply_stake(self.rules.min_stake)
@@ -371,6 +393,7 @@ class Table:
         before the deal, the cards dealt are discarded, and the next deal starts afresh."""
         if self._deal_start_chips is None or self.stage >= Stage.BANK:
             raise IllegalActionError("misdeal", self.legal_moves(), "no deal is in progress")
+        self._legal = None
         balances, shoot, reserve = self._deal_start_chips
         self.balances, self.shoot, self.reserve = list(balances), shoot, reserve
         for hand in self.hands:
@@ -747,5 +770,7 @@ class Table:
         self.phase = Phase.DEAL_OVER
         self._deal_start_chips = None
 
-    def _log(self, kind: EventKind, **fields: object) -> None:
-        self.events.append(Event(kind, **fields))  # type: ignore[arg-type]
+    def _log(self, kind: EventKind, seat: int | None = None, hand: int | None = None, card: int | None = None,
+             face_up: bool = False, amount: int = 0, src: int | None = None, dst: int | None = None,
+             note: str = "") -> None:
+        self.events.append(_new_event(Event, (kind, seat, hand, card, face_up, amount, src, dst, note)))

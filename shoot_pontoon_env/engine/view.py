@@ -1,12 +1,14 @@
 """What one seat may see of the table: the input of rule-based players and of observation encoders.
 
 Built only from face-up cards, the seat's own cards and public chip amounts, so a strategy or an
-observation made from a view can never peek at a hidden card.
+observation made from a view can never peek at a hidden card. Views are immutable named tuples: every
+decision of a table player builds one, so they must be cheap to make (``view._replace(legal=...)``
+gives a changed copy).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -16,8 +18,7 @@ from ..rules import Rules
 from .table import Phase, Table
 
 
-@dataclass(frozen=True)
-class HandView:
+class HandView(NamedTuple):
     """A punter hand as a given seat sees it (``cards`` holds only the cards that seat may see)."""
 
     seat: int
@@ -44,8 +45,7 @@ class HandView:
         return best_total(self.cards)[1]
 
 
-@dataclass(frozen=True)
-class SeatView:
+class SeatView(NamedTuple):
     seat: int
     is_banker: bool
     banker: int
@@ -82,35 +82,35 @@ def seat_view(table: Table, seat: int) -> SeatView:
     """The view of ``seat`` now; ``legal`` is filled only when that seat is to act."""
     is_banker = seat == table.banker
     hands = []
-    counts = table.seen_before_deal.copy()
+    counts = table.seen_before_deal.tolist()
     for hand in table.hands:
-        mine = hand.seat == seat
-        visible = tuple(c for c, up in zip(hand.cards, hand.face_up) if up or mine)
+        cards = hand.cards
+        if hand.seat == seat:
+            visible = tuple(cards)
+        else:
+            visible = tuple([c for c, up in zip(cards, hand.face_up) if up])
         if not hand.reshuffled:
             for card in visible:
                 counts[card // 4] += 1
-        hands.append(
-            HandView(
-                seat=hand.seat, cards=visible, hidden_cards=len(hand.cards) - len(visible),
-                stake=hand.stake, original_stake=hand.original_stake, shoot_bet=hand.shoot_bet,
-                buys=hand.buys, twists=hand.twists, doubled=hand.doubled, from_split=hand.from_split,
-                done=hand.done, settled=hand.settled, bust=best_total(hand.cards)[0] > 21,
-                result=hand.result,
-            )
-        )
-    banker_cards = tuple(
-        c for c, up in zip(table.banker_cards, table.banker_face_up) if up or is_banker
-    )
+        settled = hand.settled
+        bust = settled and best_total(cards)[0] > 21  # a hand that busts is settled at once
+        hands.append(HandView(
+            hand.seat, visible, len(cards) - len(visible), hand.stake, hand.original_stake, hand.shoot_bet,
+            hand.buys, hand.twists, hand.doubled, hand.from_split, hand.done, settled, bust, hand.result,
+        ))
+    if is_banker:
+        banker_cards = tuple(table.banker_cards)
+    else:
+        banker_cards = tuple([c for c, up in zip(table.banker_cards, table.banker_face_up) if up])
     for card in banker_cards:
         counts[card // 4] += 1
     acting = table.to_act == seat
-    current = table.cursor if acting and table.phase in (Phase.SHOOT_BETS, Phase.PLAY) else None
+    phase = table.phase
+    point = table.shoot_bet_point if acting and phase in (Phase.SHOOT_BETS, Phase.PLAY) else None
+    current = table.cursor if acting and phase in (Phase.SHOOT_BETS, Phase.PLAY) else None
     return SeatView(
-        seat=seat, is_banker=is_banker, banker=table.banker, rules=table.rules, phase=table.phase,
-        legal=table.legal_moves() if acting else (), shoot=table.shoot,
-        shoot_capacity=table.shoot_capacity, reserve=table.reserve,
-        shoot_bet_point=table.shoot_bet_point if acting else None, current=current,
-        hands=tuple(hands), banker_cards=banker_cards,
-        banker_hidden=len(table.banker_cards) - len(banker_cards), seen_counts=counts,
-        shoe_size=table.shoe.size, balance=table.balances[seat], num_players=table.num_players,
+        seat, is_banker, table.banker, table.rules, phase, table.legal_moves() if acting else (), table.shoot,
+        table.shoot_capacity, table.reserve, point, current, tuple(hands), banker_cards,
+        len(table.banker_cards) - len(banker_cards), np.array(counts, dtype=np.int64), len(table.shoe.order),
+        table.balances[seat], table.num_players,
     )

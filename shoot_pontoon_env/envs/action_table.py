@@ -86,14 +86,22 @@ class ActionTable:
         return Action(entry.kind, entry.amount)
 
     def mask(self, view: SeatView) -> np.ndarray:
-        """Boolean mask of the indices whose action is legal in ``view`` (all False without a decision)."""
-        mask = np.zeros(len(self.entries), dtype=bool)
-        if not view.legal:
-            return mask
-        for index in range(len(self.entries)):
-            action = self.to_action(index, view)
-            mask[index] = action is not None and is_legal(action, view.legal)
-        return mask
+        """Boolean mask of the indices whose action is legal in ``view`` (all False without a decision):
+        index i is legal when some legal move of its kind allows its amount (``to_action``'s)."""
+        legal = [False] * len(self.entries)
+        hand = view.current_hand
+        for move in view.legal:
+            for index in self._by_kind.get(move.kind, ()):
+                entry = self.entries[index]
+                if entry.kind == ActionKind.BUY:
+                    if hand is None:
+                        continue
+                    amount = buy_amount(entry.multiple, hand.original_stake)
+                else:
+                    amount = entry.amount
+                if move.low <= amount <= move.high:
+                    legal[index] = True
+        return np.array(legal, dtype=bool)
 
     def to_index(self, action: Action, view: SeatView) -> int:
         """The legal index nearest to an engine action: the same kind with the nearest amount (ties:

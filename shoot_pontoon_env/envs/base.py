@@ -7,7 +7,6 @@ turns views into observations and chips into rewards.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import gymnasium as gym
@@ -235,7 +234,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         if previous.rules.shoe != "persistent" or previous.phase not in SETTLED_PHASES:
             return
         counts = previous.seen_before_deal.copy()
-        for card in [c for h in previous.hands for c in h.cards] + list(previous.banker_cards):
+        for card in previous._cards_of_deal():  # not the cards a restock put back into the stock
             counts[card // 4] += 1
         table.shoe = previous.shoe
         table.seen_before_deal = counts
@@ -243,7 +242,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
     # ------------------------------------------------------------------ observation, mask, info
     def _agent_view(self) -> SeatView:
         view = seat_view(self.table, self.seat)
-        return replace(view, legal=ACKNOWLEDGE) if self._acknowledge else view
+        return view._replace(legal=ACKNOWLEDGE) if self._acknowledge else view
 
     def _refresh(self) -> None:
         """The agent's view and mask after a change. Once the episode is over the view holds no
@@ -252,7 +251,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         never fails, and under a vector env's NEXT_STEP autoreset the action sent after a terminal
         step, which the reset ignores, is always one the mask allowed (pgx's convention)."""
         view = self._agent_view()
-        self._view = replace(view, legal=()) if self._terminal and view.legal else view
+        self._view = view._replace(legal=()) if self._terminal and view.legal else view
         if self._terminal:
             self._mask = np.ones(len(self.action_table), dtype=bool)
         else:

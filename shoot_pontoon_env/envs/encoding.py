@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..actions import ActionKind, LegalMove
-from ..cards import HandClass, best_total, evaluate, is_pontoon_pair
+from ..cards import best_total, is_pontoon_pair
 from ..engine.table import MAX_PLAYERS, Phase
 from ..engine.view import HandView, SeatView
 from ..rules import SHOOT_BET_POINTS, Rules
@@ -152,9 +152,10 @@ class ObservationEncoder:
         self._unit = float(rules.base_stake)
 
     def encode(self, view: SeatView, deals_left: float = 0.0) -> np.ndarray:
-        """A new float32 array for ``view``; ``deals_left`` is the EPISODE value."""
+        """A new float32 array for ``view``; ``deals_left`` is the EPISODE value. (Filled as a list
+        and converted once: each value is the float32 of the same double as before.)"""
         banker = view.banker
-        obs = np.zeros(self.size, dtype=np.float32)
+        obs = [0.0] * self.size
         unit, n = self._unit, view.num_players
         obs[PHASE.start + int(view.phase)] = 1.0
         if view.shoot_bet_point is not None:
@@ -175,26 +176,27 @@ class ObservationEncoder:
         obs[CHIP_CAPACITY] = view.shoot_capacity / unit
         obs[CHIP_BALANCE] = (view.balance - self.starting_chips) / unit
         self._encode_banker(obs, view)
-        decks = self.rules.num_decks
-        obs[COUNT_RANKS] = np.asarray(view.seen_counts, dtype=np.float32) / (4 * decks)
-        obs[COUNT_SHOE] = float(np.sum(view.seen_counts)) / view.shoe_size
+        per_rank = 4 * self.rules.num_decks
+        seen = [int(c) for c in view.seen_counts]
+        obs[COUNT_RANKS] = [c / per_rank for c in seen]
+        obs[COUNT_SHOE] = float(sum(seen)) / view.shoe_size
         obs[EPISODE.start] = deals_left
         if len(view.hands) > self.slots:
             raise ValueError(f"{len(view.hands)} hands do not fit the {self.slots} hand slots")
         for index, hand in enumerate(view.hands):
-            slot = hand_slot(index)
-            self._encode_hand(obs, slot.start, hand, view, banker, index == view.current)
+            start = HANDS_START + HAND_SIZE * index
+            self._encode_hand(obs, start, hand, view, banker, index == view.current)
             if index == view.current:
-                obs[CURRENT] = obs[slot]
-        np.clip(obs, self.low, self.high, out=obs)
-        return obs
+                obs[CURRENT] = obs[start:start + HAND_SIZE]
+        array = np.array(obs, dtype=np.float32)
+        np.clip(array, self.low, self.high, out=array)
+        return array
 
-    def _encode_banker(self, obs: np.ndarray, view: SeatView) -> None:
+    def _encode_banker(self, obs: list[float], view: SeatView) -> None:
         cards = view.banker_cards
         if cards:
             obs[BANKER_FIRST.start + cards[0] // 4] = 1.0
-        for card in cards:
-            obs[BANKER_RANKS.start + card // 4] += 1.0 / MAX_CARDS
+        _rank_fractions(obs, BANKER_RANKS.start, cards)
         total, soft = best_total(cards)
         obs[BANKER_VISIBLE] = len(cards) / MAX_CARDS
         obs[BANKER_HIDDEN] = view.banker_hidden / MAX_CARDS
@@ -207,40 +209,48 @@ class ObservationEncoder:
             and total <= 21
         )
 
-    def _encode_hand(self, obs: np.ndarray, start: int, hand: HandView, view: SeatView, banker: int,
+    def _encode_hand(self, obs: list[float], start: int, hand: HandView, view: SeatView, banker: int,
                      current: bool) -> None:
         unit = self._unit
-        total, soft = best_total(hand.cards)
-        n_cards = len(hand.cards) + hand.hidden_cards
-        pontoon = hand.hidden_cards == 0 and evaluate(
-            hand.cards, pontoon_possible=view.rules.pontoon_after_split or not hand.from_split,
-            five_card_trick=True,
-        ).hand_class == HandClass.PONTOON
+        cards = hand.cards
+        total, soft = best_total(cards)
+        n_cards = len(cards) + hand.hidden_cards
+        pontoon = (hand.hidden_cards == 0 and len(cards) == 2 and total <= 21 and is_pontoon_pair(cards)
+                   and (view.rules.pontoon_after_split or not hand.from_split))
         trick = n_cards >= MAX_CARDS and not hand.bust
-        obs[start + H_PRESENT] = 1.0
-        obs[start + H_OWN] = float(hand.seat == view.seat)
-        obs[start + H_CURRENT] = float(current)
-        obs[start + H_PLACE] = ((hand.seat - banker) % view.num_players) / SEAT_SCALE
-        obs[start + H_VISIBLE] = len(hand.cards) / MAX_CARDS
-        obs[start + H_HIDDEN] = hand.hidden_cards / MAX_CARDS
-        for card in hand.cards:
-            obs[start + H_RANKS.start + card // 4] += 1.0 / MAX_CARDS
-        obs[start + H_TOTAL] = total / TOTAL_SCALE
-        obs[start + H_SOFT] = float(soft)
-        obs[start + H_STAKE] = hand.stake / unit
-        obs[start + H_ORIGINAL] = hand.original_stake / unit
-        obs[start + H_SHOOT_BET] = hand.shoot_bet / unit
-        obs[start + H_BUYS] = hand.buys / MAX_DRAWS
-        obs[start + H_TWISTS] = hand.twists / MAX_DRAWS
-        obs[start + H_DOUBLED] = float(hand.doubled)
-        obs[start + H_FROM_SPLIT] = float(hand.from_split)
-        obs[start + H_DONE] = float(hand.done)
-        obs[start + H_SETTLED] = float(hand.settled)
-        obs[start + H_BUST] = float(hand.bust)
-        obs[start + H_PONTOON] = float(pontoon)
-        obs[start + H_FIVE_CARD_TRICK] = float(trick)
-        obs[start + H_STUCK] = float(hand.done and not hand.bust and not pontoon and not trick)
-        obs[start + H_RESULT] = hand.result / unit
+        _rank_fractions(obs, start + H_RANKS.start, cards)
+        obs[start: start + H_RANKS.start] = (
+            1.0, float(hand.seat == view.seat), float(current),
+            ((hand.seat - banker) % view.num_players) / SEAT_SCALE, len(cards) / MAX_CARDS,
+            hand.hidden_cards / MAX_CARDS,
+        )
+        obs[start + H_TOTAL: start + HAND_SIZE] = (
+            total / TOTAL_SCALE, float(soft), hand.stake / unit, hand.original_stake / unit,
+            hand.shoot_bet / unit, hand.buys / MAX_DRAWS, hand.twists / MAX_DRAWS, float(hand.doubled),
+            float(hand.from_split), float(hand.done), float(hand.settled), float(hand.bust), float(pontoon),
+            float(trick), float(hand.done and not hand.bust and not pontoon and not trick), hand.result / unit,
+        )
+
+
+def _float32_sums(step: float, count: int) -> tuple[float, ...]:
+    """0, step, step + step, ... added up in float32, as the fractions of a rank are."""
+    total, sums = np.float32(0.0), [0.0]
+    for _ in range(count):
+        total = np.float32(total + np.float32(step))
+        sums.append(float(total))
+    return tuple(sums)
+
+
+RANK_FRACTIONS = _float32_sums(1.0 / MAX_CARDS, 4 * 8)
+"""The observation's value for k cards of one rank: k fifths, added in float32."""
+
+
+def _rank_fractions(obs: list[float], start: int, cards: tuple[int, ...]) -> None:
+    counts: dict[int, int] = {}
+    for card in cards:
+        counts[card // 4] = counts.get(card // 4, 0) + 1
+    for rank, count in counts.items():
+        obs[start + rank] = RANK_FRACTIONS[count]
 
 
 # --------------------------------------------------------------------------- decoding

@@ -10,7 +10,7 @@ matrix product in log space.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -101,7 +101,7 @@ def _banker_view(rules: Rules, cards: tuple[int, ...], legal: tuple[LegalMove, .
         "seen_counts": np.zeros(13, dtype=np.int64), "shoe_size": 52 * rules.num_decks, "balance": 0,
         "num_players": 2,
     }
-    names = {f.name for f in fields(SeatView)}
+    names = set(SeatView._fields)
     return SeatView(**{k: v for k, v in known.items() if k in names})
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
+import pytest
 
 import shoot_pontoon_env.envs  # noqa: F401
 from agents import make_agent
@@ -20,12 +21,33 @@ def make_env():
     return gym.make("ShootPontoon-Playtech-v0", num_players=2)
 
 
-def test_the_same_agent_twice_gets_identical_hands():
+@pytest.mark.parametrize("batched", [True, False], ids=["batched", "scalar"])
+def test_the_same_agent_twice_gets_identical_hands(batched):
     env = make_env()
-    records = run_tournament(make_env, [make_agent("tips", env), make_agent("tips", env)], hands=200, seed=3)
-    assert records[0].returns == records[1].returns
+    records = run_tournament(make_env, [make_agent("tips", env), make_agent("tips", env)], hands=200, seed=3,
+                             batched=batched)
+    assert [r.engine for r in records] == ["batched" if batched else "scalar"] * 2
+    assert np.array_equal(np.asarray(records[0].returns), np.asarray(records[1].returns))
     paired = summarise(records[1], reference=records[0])
     assert paired.paired_diff == 0.0 and paired.paired_ci95 == 0.0
+
+
+def test_agents_that_play_differently_meet_the_same_hands_on_the_batched_engine():
+    """Common random numbers: whatever each agent draws, hand h's shoe order is the same, so agents
+    that play a hand alike (the first two cards decide a stick on 17 or more for both) win alike."""
+    env = make_env()
+    sticky, twisty = (make_agent(name, env) for name in ("threshold17", "threshold21"))
+    records = run_tournament(make_env, [sticky, twisty], hands=4000, seed=5, num_tables=64)
+    same = np.asarray(records[0].returns) == np.asarray(records[1].returns)
+    assert 0.3 < same.mean() < 1.0  # equal on the hands both stand on at once, and on others by chance
+
+
+def test_batched_and_scalar_tournaments_agree_within_their_intervals():
+    env = make_env()
+    batched, scalar = (run_tournament(make_env, [make_agent("basic", env)], hands=3000, seed=11, batched=b)[0]
+                       for b in (True, False))
+    difference = abs(np.mean(batched.per_stake) - np.mean(scalar.per_stake))
+    assert difference < 3 * (mean_ci(np.asarray(batched.per_stake))[1] + mean_ci(np.asarray(scalar.per_stake))[1])
 
 
 def test_summary_statistics():
@@ -73,3 +95,39 @@ def test_checkpoint_curve_plots_paired_differences_by_steps(tmp_path):
     named = [dataclasses.replace(s, name=f"run:model_{steps}_steps") for s, steps in zip(others, (1000, 500))]
     path = checkpoint_curve([reference, *named], tmp_path / "checkpoints.png")
     assert path.read_bytes()[:4] == b"\x89PNG"
+
+
+class FirstLegal:
+    """A deterministic agent that acts on whole batches (the path of trained models): the first legal
+    index of each row."""
+
+    name = "first-legal"
+    batched = True
+    context = None
+
+    def bind(self, env):
+        self.context = env
+        return self
+
+    def batch_player(self):
+        return None
+
+    def act(self, observation, action_mask, rng):
+        return int(np.flatnonzero(action_mask)[0])
+
+    def act_batch(self, observations, action_masks, rng):
+        return np.argmax(action_masks, axis=1)
+
+
+def test_an_agent_acting_on_batches_plays_the_batched_engine_like_the_scalar_env():
+    batched = run_tournament(make_env, [FirstLegal(), FirstLegal()], hands=3000, seed=4, num_tables=128)
+    scalar = run_tournament(make_env, [FirstLegal()], hands=3000, seed=4, batched=False)[0]
+    assert [r.engine for r in batched] == ["batched", "batched"] and scalar.engine == "scalar"
+    assert np.array_equal(batched[0].returns, batched[1].returns)  # common random numbers
+    stick_minimum = make_env().unwrapped.rules.stick_minimum
+    for record in (batched[0], scalar):  # stick is the first legal index once it is legal, else twist
+        assert sum(record.decisions.values()) >= 3000 and record.illegal == 0
+        for (_, total, _, label), count in record.decisions.items():
+            assert label == ("stick" if total >= stick_minimum else "twist"), (total, label, count)
+    mine, theirs = np.asarray(batched[0].per_stake), np.asarray(scalar.per_stake)
+    assert abs(mine.mean() - theirs.mean()) < 3 * (mean_ci(mine)[1] + mean_ci(theirs)[1])

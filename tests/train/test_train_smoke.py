@@ -20,10 +20,18 @@ def test_there_is_a_config_per_preset_and_seat():
     assert {c.stem for c in CONFIGS} == {"playtech_punter", "casino_punter", "shoot_punter", "shoot_banker"}
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda p: p.stem)
-def test_training_smoke_run(config, tmp_path):
+RUNS = [(config, "dummy") for config in CONFIGS] + [
+    (config, "batched") for config in CONFIGS if config.stem in ("playtech_punter", "shoot_banker")
+]
+"""Every config on scalar envs; the batched engine with one batch (playtech) and with a batch per
+opponent of the mix (shoot_banker)."""
+
+
+@pytest.mark.parametrize(("config", "vec_env"), RUNS, ids=lambda v: v.stem if isinstance(v, Path) else v)
+def test_training_smoke_run(config, vec_env, tmp_path):
     result = subprocess.run(
-        [sys.executable, "-m", "train", "--config", str(config), "--set", *TINY, f"log_dir={tmp_path}"],
+        [sys.executable, "-m", "train", "--config", str(config), "--set", *TINY, f"vec_env={vec_env}",
+         f"log_dir={tmp_path}"],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert result.returncode == 0, result.stderr[-3000:]

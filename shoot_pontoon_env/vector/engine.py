@@ -1,0 +1,237 @@
+"""``TableBatch``: N tables of one env configuration as arrays, stepped together by the kernel.
+
+A batch is built from a scalar env (``ShootPontoonEnv`` or ``ShootPontoonBankerEnv``), whose
+constructor has already checked every argument and built the action table and observation layout;
+the batch reads them from it, so the two speeds share one configuration. Each table is one seat's
+episode, exactly as the scalar env plays it (``tests/vector`` checks it step by step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..envs.base import PontoonSeatEnv
+from ..strategies import Strategy
+from ..envs.encoding import BANKER_RANKS, hand_slots
+from . import kernel
+from .policy import NO_POLICY
+from .layout import (
+    AP_NONE, AP_STRATEGY, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BLIND, C_DEALS_PER_EPISODE,
+    C_FEED_CAPACITY, C_FIELDS, C_O_ACT_AMOUNT, C_O_ACT_KIND, C_O_BAL, C_O_FEED, C_O_FEED_LEN, C_O_HANDS,
+    C_O_HC, C_O_HU, C_O_SHOE, C_O_STRAT, C_PLAYERS, C_SEAT, C_SLOTS, C_STARTING_CHIPS, Config, ERRORS,
+    F_BANKER_CARDS_BOUND, F_FIELDS, F_O_ACT_MULTIPLE, F_O_STRAT, F_PENALTY, F_PENETRATION, H_FIELDS,
+    H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, Layout, STRAT_FLOATS, STRAT_INTS, T_BANKER, T_DEALS,
+    T_ERROR, T_FEED_COUNT, T_FEED_HEAD, T_HANDS, T_ILLEGAL, T_RESERVE, T_SHOOT, action_arrays,
+    rules_fields, settlement_bytes, strategy_code, table_layout,
+)
+
+INT32_CHIPS = 2**31 - 1
+"""The batch keeps chips in int32 (half the memory of a table); tables that could pass it are refused."""
+
+
+def chip_bound(env: PontoonSeatEnv) -> int:
+    """A bound on any chip count an episode can reach: every seat's starting chips plus, for every deal,
+    each hand's largest stake (a buy of every card, or Double Stakes) at the largest pay, for every
+    hand a table can hold, and the Shoot posts, bets and sale price."""
+    rules = env.rules
+    largest_stake = rules.max_stake * max(rules.max_stake_multiple or 1 + 3 * rules.buy_max_multiple, 2)
+    largest_pay = max(rules.win_pays, rules.twenty_one_pays, rules.pontoon_pays, rules.five_card_trick_pays,
+                      rules.special_pontoon_pays, rules.banker_pontoon_multiple, 2) + 1
+    hands = hand_slots(rules, env.num_players)
+    shoot = rules.initial_shoot + (rules.shoot_cap or 0) + rules.bank_sale_price + (rules.max_shoot_bet or 0)
+    per_deal = hands * (largest_stake * largest_pay + rules.max_stake) + 4 * shoot
+    return env.num_players * env.starting_chips + env.deals_per_episode * env.num_players * per_deal
+
+
+def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: Layout,
+                 feed_capacity: int, autopilot: tuple[int, Strategy | None] = (AP_NONE, None),
+                 blind: bool = False) -> Config:
+    """The kernel's Config of a scalar env; ``player_arguments[s]`` names the argument that gave seat
+    ``s`` its table player (for the error about a player the batch cannot play). ``autopilot``: how
+    the kernel plays the agent's seat itself (evaluations), with the rule-based player it uses;
+    ``blind``: encode no observation (nobody reads it when the kernel plays the seat)."""
+    rules = env.rules
+    if chip_bound(env) > INT32_CHIPS:
+        raise ValueError(
+            f"starting_chips = {env.starting_chips!r}, rules.max_stake = {rules.max_stake!r}, deals_per_episode = "
+            f"{env.deals_per_episode!r}: chip counts of this table could pass {INT32_CHIPS:,}, the batched "
+            "engine's int32 limit; use smaller stakes, fewer deals or the scalar env")
+    act_kind, act_amount, act_multiple = action_arrays(env.action_table)
+    players = env.num_players
+    actions = len(act_kind)
+    c = np.zeros(C_FIELDS + 2 * actions + STRAT_INTS * (players + 1), dtype=np.int64)
+    for index, value in rules_fields(rules).items():
+        c[index] = int(value)
+    fields = {
+        C_PLAYERS: players, C_SEAT: env.seat, C_BANKER_SEAT_ENV: type(env).__name__ == "ShootPontoonBankerEnv",
+        C_DEALS_PER_EPISODE: env.deals_per_episode, C_STARTING_CHIPS: env.starting_chips,
+        C_ACTIONS: actions, C_SLOTS: hand_slots(rules, players), C_O_BAL: layout.bal, C_O_HANDS: layout.hands,
+        C_O_FEED_LEN: layout.feed_len, C_O_HC: layout.hc, C_O_HU: layout.hu, C_O_SHOE: layout.shoe,
+        C_O_FEED: layout.feed, C_FEED_CAPACITY: feed_capacity, C_O_ACT_KIND: C_FIELDS,
+        C_O_ACT_AMOUNT: C_FIELDS + actions, C_O_STRAT: C_FIELDS + 2 * actions, C_AUTOPILOT: autopilot[0],
+        C_BLIND: blind,
+    }
+    for index, value in fields.items():
+        c[index] = int(value)
+    c[C_FIELDS:C_FIELDS + actions] = act_kind
+    c[C_FIELDS + actions:C_FIELDS + 2 * actions] = act_amount
+    f = np.zeros(F_FIELDS + actions + STRAT_FLOATS * (players + 1), dtype=np.float64)
+    f[F_PENETRATION] = rules.penetration
+    f[F_PENALTY] = env.illegal_action_penalty
+    f[F_BANKER_CARDS_BOUND] = float(env.observation_space.high[BANKER_RANKS.start])  # a float32 bound
+    f[F_O_ACT_MULTIPLE] = F_FIELDS
+    f[F_O_STRAT] = F_FIELDS + actions
+    f[F_FIELDS:F_FIELDS + actions] = act_multiple
+    players_of_slots = list(zip(player_arguments, env.players))
+    if autopilot[0] == AP_STRATEGY:
+        players_of_slots.append(("agent", autopilot[1]))
+    for seat, (argument, player) in enumerate(players_of_slots):
+        code, ints, floats = strategy_code(argument, player)
+        ints[0] = code
+        start = C_FIELDS + 2 * actions + STRAT_INTS * seat
+        c[start:start + STRAT_INTS] = ints
+        start = F_FIELDS + actions + STRAT_FLOATS * seat
+        f[start:start + STRAT_FLOATS] = floats
+    return Config(c=c, f=f, tab=settlement_bytes(rules))
+
+
+class TableBatch:
+    """The state of ``num_tables`` tables of one configuration and the kernel calls that move it.
+
+    ``feed_capacity`` > 0 switches the shoe to fed mode (tests): every shuffle takes the next order
+    given to :meth:`feed` instead of drawing one from the Generator.
+    """
+
+    def __init__(self, env: PontoonSeatEnv, num_tables: int, player_arguments: Sequence[str],
+                 *, feed_capacity: int = 0, autopilot: tuple[int, Strategy | None] = (AP_NONE, None),
+                 policy: np.ndarray = NO_POLICY, blind: bool = False) -> None:
+        if isinstance(num_tables, bool) or not isinstance(num_tables, (int, np.integer)) or num_tables < 1:
+            raise ValueError(f"num_envs = {num_tables!r}: expected an int >= 1")
+        n = int(num_tables)
+        rules = env.rules
+        slots = hand_slots(rules, env.num_players)
+        self.layout = table_layout(env.num_players, slots, rules.num_decks * 52, feed_capacity)
+        self.config = batch_config(env, player_arguments, self.layout, feed_capacity, autopilot, blind)
+        self.policy = np.ascontiguousarray(policy, dtype=np.int32)
+        self.num_tables = n
+        self.t = np.zeros((n, self.layout.int_row), dtype=np.int32)
+        self.k8 = np.zeros((n, self.layout.byte_row), dtype=np.int8)
+        self.obs = np.zeros((n, env.encoder.size), dtype=np.float32)
+        self.mask = np.zeros((n, len(env.action_table)), dtype=np.bool_)
+        self.slots = slots
+        self.rewards = np.zeros(n, dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=np.bool_)
+        self._all = np.ones(n, dtype=np.bool_)
+        self._no_keys = np.full(n, -1, dtype=np.int64)
+        self._scratch = np.zeros(kernel.scratch_size(slots), dtype=np.int64)
+
+    # ------------------------------------------------------------------ kernel calls
+    def reset(self, rng: np.random.Generator, which: np.ndarray | None = None, *, carry: bool = True,
+              keys: np.ndarray | None = None) -> None:
+        """New episodes at the tables ``which`` (all by default); ``carry`` keeps a persistent shoe;
+        ``keys``: each episode's shuffle key (by default drawn from ``rng``)."""
+        which = self._all if which is None else np.ascontiguousarray(which, dtype=np.bool_)
+        keys = self._no_keys if keys is None else np.ascontiguousarray(keys, dtype=np.int64)
+        c = self.config
+        kernel.reset_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask, which, bool(carry), keys, rng,
+                            self._scratch)
+        self._check()
+
+    def step(self, actions: np.ndarray, autoreset: np.ndarray, rng: np.random.Generator) -> None:
+        """One step of every table (``autoreset`` rows start a new episode instead); the results are
+        in ``rewards``, ``terminated``, ``obs`` and ``mask``."""
+        c = self.config
+        kernel.step_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask,
+                           np.ascontiguousarray(actions, dtype=np.int64),
+                           np.ascontiguousarray(autoreset, dtype=np.bool_), self.rewards, self.terminated, rng,
+                           self._scratch)
+        self._check()
+
+    def _check(self) -> None:
+        errors = self.t[:, T_ERROR]
+        if errors.any():
+            table = int(np.flatnonzero(errors)[0])
+            raise RuntimeError(f"batched engine, table {table}: {ERRORS.get(int(errors[table]), 'error')}")
+
+    # ------------------------------------------------------------------ fed shoes (tests)
+    def feed(self, table: int, orders: Sequence[np.ndarray]) -> None:
+        """Queue shoe orders for the next shuffles of ``table`` (fed mode only)."""
+        lay, t, k8 = self.layout, self.t[table], self.k8[table]
+        capacity = (lay.int_row - lay.feed_len)
+        if capacity == 0:
+            raise RuntimeError("feed() needs a TableBatch built with feed_capacity > 0")
+        size = lay.feed - lay.shoe
+        head, count = int(t[T_FEED_HEAD]), int(t[T_FEED_COUNT])
+        pending = [k8[lay.feed + q * size: lay.feed + q * size + t[lay.feed_len + q]].copy()
+                   for q in range(head, count)]
+        pending += [np.asarray(o, dtype=np.int8) for o in orders]
+        if len(pending) > capacity:
+            raise RuntimeError(f"table {table}: {len(pending)} shoe orders queued, capacity {capacity}")
+        for q, order in enumerate(pending):
+            k8[lay.feed + q * size: lay.feed + q * size + len(order)] = order
+            t[lay.feed_len + q] = len(order)
+        t[T_FEED_HEAD], t[T_FEED_COUNT] = 0, len(pending)
+
+    def fed_pending(self, table: int) -> int:
+        return int(self.t[table, T_FEED_COUNT] - self.t[table, T_FEED_HEAD])
+
+    # ------------------------------------------------------------------ reading the tables
+    @property
+    def hands(self) -> np.ndarray:
+        """Every table's hand slots: (N, slots, H_FIELDS) of ``layout.H_*`` (rows past T_HANDS unused)."""
+        lay = self.layout
+        return self.t[:, lay.hands:lay.feed_len].reshape(self.num_tables, self.slots, H_FIELDS)
+
+    @property
+    def balances(self) -> np.ndarray:
+        return self.t[:, self.layout.bal:self.layout.hands]
+
+    @property
+    def illegal(self) -> np.ndarray:
+        return self.t[:, T_ILLEGAL] != 0
+
+    @property
+    def deals(self) -> np.ndarray:
+        return self.t[:, T_DEALS]
+
+    @property
+    def banker(self) -> np.ndarray:
+        return self.t[:, T_BANKER]
+
+    @property
+    def shoot(self) -> np.ndarray:
+        return self.t[:, T_SHOOT]
+
+    @property
+    def reserve(self) -> np.ndarray:
+        return self.t[:, T_RESERVE]
+
+    def _live(self) -> np.ndarray:
+        hands = self.hands
+        slots = np.arange(self.slots)
+        return (slots[None, :] < self.t[:, T_HANDS, None]) & (hands[:, :, H_SETTLED] == 0)
+
+    def total_chips(self) -> np.ndarray:
+        """Table.total_chips of every table."""
+        h = self.hands.astype(np.int64)
+        on_table = np.where(self._live(), h[:, :, H_STAKE] + h[:, :, H_SHOOT_BET], 0).sum(axis=1)
+        return self.balances.astype(np.int64).sum(axis=1) + self.shoot + self.reserve + on_table
+
+    def wealth(self, seat: int) -> np.ndarray:
+        """Table.wealth of ``seat`` at every table."""
+        h = self.hands.astype(np.int64)
+        mine = self._live() & (h[:, :, H_SEAT] == seat)
+        on_table = np.where(mine, h[:, :, H_STAKE] + h[:, :, H_SHOOT_BET], 0).sum(axis=1)
+        kitty = np.where(self.banker == seat, self.shoot.astype(np.int64) + self.reserve, 0)
+        return self.balances[:, seat].astype(np.int64) + on_table + kitty
+
+    def hands_of(self, table: int) -> np.ndarray:
+        """The hand rows (fields of ``layout.H_*``) of one table, in the table's order."""
+        return self.hands[table, :self.t[table, T_HANDS]]
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the batch's arrays per table: the two rows, the observation and the mask."""
+        return sum(a.nbytes for a in (self.t, self.k8, self.obs, self.mask, self.rewards, self.terminated))

@@ -1,0 +1,301 @@
+"""Gymnasium ``VectorEnv`` front doors of the batched engine: ``gym.make_vec(id, num_envs=N)``.
+
+Each class takes the scalar env's arguments (checked by the scalar env's own constructor, so the two
+accept exactly the same ones) plus ``num_envs``, ``autoreset_mode`` and ``copy``. Observations, masks
+and rewards are exactly those of ``num_envs`` scalar envs (``tests/vector`` holds them to it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..actions import IllegalActionError
+from ..envs.banker import ShootPontoonBankerEnv
+from ..envs.base import PontoonSeatEnv
+from ..envs.punter import ShootPontoonEnv
+from ..rules import Rules
+from ..strategies import Strategy
+from .engine import TableBatch
+
+AUTORESET_MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED)
+
+
+def player_arguments(env: PontoonSeatEnv, kwargs: dict[str, Any]) -> list[str]:
+    """The constructor argument behind each seat's table player (for error messages)."""
+    if isinstance(env, ShootPontoonBankerEnv):
+        punters = kwargs.get("punters", "tips")
+        indexed = not isinstance(punters, (str, Strategy))
+        return ["the banker seat's own play"] + [f"punters[{s - 1}]" if indexed else "punters"
+                                                 for s in range(1, env.num_players)]
+    punters = kwargs.get("punters", "tips")
+    indexed = not isinstance(punters, (str, Strategy))
+    names, other = [], 0
+    for seat in range(env.num_players):
+        if seat == 0:
+            names.append("banker")
+        elif seat == env.seat:
+            names.append("agent_banker")
+        else:
+            names.append(f"punters[{other}]" if indexed else "punters")
+            other += 1
+    return names
+
+
+def _check_autoreset(mode: Any) -> AutoresetMode:
+    try:
+        mode = AutoresetMode(mode)
+    except ValueError:
+        mode = None
+    if mode not in AUTORESET_MODES:
+        raise ValueError(f"autoreset_mode = {mode!r}: expected an AutoresetMode or one of "
+                         f"{[m.value for m in AUTORESET_MODES]}")
+    return mode
+
+
+class PontoonVectorEnv(VectorEnv):
+    """``num_envs`` tables of one seat env, stepped together by the batched engine.
+
+    ## Autoreset
+    ``autoreset_mode`` (``metadata["autoreset_mode"]``): ``NEXT_STEP`` (Gymnasium's default), the step
+    after a termination resets that table and ignores its action; ``SAME_STEP``, a terminated table is
+    reset at once, its last observation and info in ``info["final_obs"]`` and ``info["final_info"]``;
+    ``DISABLED``, the caller resets finished tables with ``reset(options={"reset_mask": done})``
+    before stepping them again. As in the scalar env, a terminal step's mask allows every index (the
+    reset ignores the action), so every mask row a caller receives holds a legal action. A reset
+    without a seed carries a persistent shoe over, as the scalar env's does.
+
+    ## Info
+    ``action_mask`` (N, n), ``illegal_action`` (N,) and ``deal`` (N,), each with its ``_key`` flags
+    (all True), as ``SyncVectorEnv`` would batch the scalar env's infos; ``action_masks()`` returns the
+    mask for sb3-contrib.
+    """
+
+    metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, single_env: PontoonSeatEnv, num_envs: int, kwargs: dict[str, Any], *,
+                 autoreset_mode: Any, copy: bool) -> None:
+        if not isinstance(copy, bool):
+            raise ValueError(f"copy = {copy!r}: expected True or False")
+        self.autoreset_mode = _check_autoreset(autoreset_mode)
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
+        self.single_env = single_env
+        self.batch = TableBatch(single_env, num_envs, player_arguments(single_env, kwargs))
+        self.num_envs = self.batch.num_tables
+        self.copy = copy
+        self.rules: Rules = single_env.rules
+        self.action_table = single_env.action_table
+        self.encoder = single_env.encoder
+        self.seat = single_env.seat
+        self.num_players = single_env.num_players
+        self.starting_chips = single_env.starting_chips
+        self.deals_per_episode = single_env.deals_per_episode
+        self.strict = single_env.strict
+        self.render_mode = None
+        self.single_observation_space = single_env.observation_space
+        self.single_action_space: spaces.Discrete = single_env.action_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._needs_reset = np.zeros(self.num_envs, dtype=np.bool_)
+        self._flags = np.ones(self.num_envs, dtype=np.bool_)
+        self._started = False
+
+    # ------------------------------------------------------------------ Gymnasium API
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Every table, or with ``options={"reset_mask": m}`` the tables where ``m`` is True (whose
+        ``_key`` info flags are the only ones set)."""
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+            raise ValueError(f"seed = {seed!r}: expected an int or None (one Generator drives every table)")
+        which = self._reset_mask(options)
+        super().reset(seed=seed)
+        self.batch.reset(self.np_random, which, carry=seed is None and self._started)
+        self._started = True
+        flags = self._flags if which is None else which
+        self._needs_reset[flags] = False
+        return self._obs(), self._info(self.batch.mask, flags)
+
+    def _reset_mask(self, options: dict[str, Any] | None) -> np.ndarray | None:
+        if not options:
+            return None
+        unknown = sorted(set(options) - {"reset_mask"})
+        if unknown:
+            raise ValueError(f"reset options {unknown}: expected only 'reset_mask' (a bool per table)")
+        mask = np.asarray(options["reset_mask"])
+        if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
+            raise ValueError(f"reset option reset_mask of shape {mask.shape} and dtype {mask.dtype}: "
+                             f"expected {self.num_envs} bools (one per table)")
+        if not self._started and not mask.all():
+            raise RuntimeError("the first reset() must reset every table")
+        return mask.copy()
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        actions = self._actions(actions)
+        batch = self.batch
+        if self.autoreset_mode == AutoresetMode.DISABLED and self._needs_reset.any():
+            waiting = np.flatnonzero(self._needs_reset).tolist()
+            raise RuntimeError(f"tables {waiting} finished their episodes: with autoreset_mode DISABLED, "
+                               "reset them first (reset(options={'reset_mask': ...}))")
+        autoreset = self._needs_reset.copy() if self.autoreset_mode == AutoresetMode.NEXT_STEP else None
+        if self.strict:
+            self._check_legal(actions, autoreset)
+        batch.step(actions, autoreset if autoreset is not None else np.zeros(self.num_envs, np.bool_),
+                   self.np_random)
+        rewards = batch.rewards.copy()
+        terminated = batch.terminated.copy()
+        truncated = np.zeros(self.num_envs, dtype=np.bool_)
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and terminated.any():
+            info = self._info(batch.mask)
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(terminated):
+                final_obs[i] = batch.obs[i].copy()
+            final_info = {key: value.copy() if isinstance(value, np.ndarray) else value
+                          for key, value in info.items()}
+            batch.reset(self.np_random, terminated, carry=True)
+            info = self._info(batch.mask)
+            info.update(final_obs=final_obs, _final_obs=terminated.copy(), final_info=final_info,
+                        _final_info=terminated.copy())
+            return self._obs(), rewards, terminated, truncated, info
+        self._needs_reset = terminated.copy()
+        return self._obs(), rewards, terminated, truncated, self._info(batch.mask)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal action indices of every table, (num_envs, n) booleans (sb3-contrib's hook)."""
+        return self.batch.mask.copy()
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self.single_env.close()
+
+    # ------------------------------------------------------------------ helpers
+    def _obs(self) -> np.ndarray:
+        return self.batch.obs.copy() if self.copy else self.batch.obs
+
+    def _info(self, mask: np.ndarray, flags: np.ndarray | None = None) -> dict[str, Any]:
+        flags = self._flags if flags is None else flags
+        return {"action_mask": mask.copy(), "_action_mask": flags.copy(),
+                "illegal_action": self.batch.illegal.copy(), "_illegal_action": flags.copy(),
+                "deal": self.batch.deals.astype(np.int64), "_deal": flags.copy()}
+
+    def _actions(self, actions: Any) -> np.ndarray:
+        array = np.asarray(actions)
+        n = self.single_action_space.n
+        if array.shape != (self.num_envs,) or not np.issubdtype(array.dtype, np.integer):
+            raise ValueError(f"actions of shape {array.shape} and dtype {array.dtype}: expected "
+                             f"{self.num_envs} integer action indices (one per table)")
+        if array.size and (array.min() < 0 or array.max() >= n):
+            bad = int(np.flatnonzero((array < 0) | (array >= n))[0])
+            raise ValueError(f"action {array[bad]!r} of table {bad} is not in the action space Discrete({n})")
+        return array.astype(np.int64, copy=False)
+
+    def _check_legal(self, actions: np.ndarray, autoreset: np.ndarray | None) -> None:
+        legal = self.batch.mask[np.arange(self.num_envs), actions]
+        if autoreset is not None:
+            legal |= autoreset
+        if not legal.all():
+            i = int(np.flatnonzero(~legal)[0])
+            allowed = self.action_table.describe(np.flatnonzero(self.batch.mask[i]))
+            raise IllegalActionError(f"index {actions[i]} at table {i}", (), f"legal indices: {allowed}")
+
+
+class ShootPontoonVectorEnv(PontoonVectorEnv):
+    """``ShootPontoon-v0`` (and the casino ids) batched: ``gym.make_vec(id, num_envs=N)``.
+
+    ## Description
+    ``num_envs`` tables of :class:`~shoot_pontoon_env.envs.punter.ShootPontoonEnv`, each one the agent's
+    punter seat among rule-based table players, stepped together by the batched engine. Each table
+    plays exactly what the scalar env would (``tests/vector`` compares every step).
+
+    ## Action Space
+    ``MultiDiscrete([n] * num_envs)``: one index of the scalar env's ``Discrete(n)`` per table.
+
+    ## Observation Space
+    ``Box((num_envs, size), float32)``: the scalar env's observation per row.
+
+    ## Rewards
+    The scalar env's, per table, as float32.
+
+    ## Starting State
+    As the scalar env's; one Generator (``reset(seed=...)``) drives every table.
+
+    ## Episode End
+    As the scalar env's, per table; what follows depends on ``autoreset_mode`` (see the base class).
+
+    ## Arguments
+    ``num_envs``, every argument of ``ShootPontoonEnv`` (table players by name, or as the library's
+    rule-based classes: an arbitrary Python ``Strategy`` is refused, naming its argument; no
+    ``render_mode``), ``autoreset_mode`` and ``copy`` (return copies of the observation buffer; False
+    returns the buffer itself, rewritten by the next call).
+
+    ## Version History
+    - v0: the batched engine (package 0.2), the ids' ``vector_entry_point``.
+    """
+
+    def __init__(self, num_envs: int = 1, rules: str | Rules = "shoot", num_players: int = 4, seat: int = 1,
+                 banker: str | Strategy = "stand17",
+                 punters: str | Strategy | Sequence[str | Strategy] = "tips",
+                 stake_levels: Sequence[int] | None = None, shoot_bet_levels: Sequence[int] | None = None,
+                 buy_levels: Sequence[float] | None = None, deals_per_episode: int = 1,
+                 agent_banker: str | Strategy = "stand17", illegal_action_penalty: float = 1.0,
+                 strict: bool = False, starting_chips: int = 1000, render_mode: str | None = None,
+                 autoreset_mode: Any = AutoresetMode.NEXT_STEP, copy: bool = True) -> None:
+        if render_mode is not None:
+            raise ValueError(f"render_mode = {render_mode!r}: the batched env does not render; use the "
+                             "scalar env (gym.make) to watch a table")
+        kwargs = dict(rules=rules, num_players=num_players, seat=seat, banker=banker, punters=punters,
+                      stake_levels=stake_levels, shoot_bet_levels=shoot_bet_levels, buy_levels=buy_levels,
+                      deals_per_episode=deals_per_episode, agent_banker=agent_banker,
+                      illegal_action_penalty=illegal_action_penalty, strict=strict,
+                      starting_chips=starting_chips)
+        super().__init__(ShootPontoonEnv(**kwargs), num_envs, kwargs, autoreset_mode=autoreset_mode, copy=copy)
+
+
+class ShootPontoonBankerVectorEnv(PontoonVectorEnv):
+    """``ShootPontoonBanker-v0`` batched: ``gym.make_vec("ShootPontoonBanker-v0", num_envs=N)``.
+
+    ## Description
+    ``num_envs`` tables of :class:`~shoot_pontoon_env.envs.banker.ShootPontoonBankerEnv` (the agent holds
+    the bank), stepped together by the batched engine, each exactly as the scalar env plays.
+
+    ## Action Space
+    ``MultiDiscrete([4] * num_envs)``: stick, twist, keep the bank, sell the bank, per table.
+
+    ## Observation Space
+    ``Box((num_envs, size), float32)``: the scalar env's observation per row.
+
+    ## Rewards
+    The scalar env's, per table, as float32.
+
+    ## Starting State
+    As the scalar env's; one Generator drives every table.
+
+    ## Episode End
+    As the scalar env's, per table, then by ``autoreset_mode``.
+
+    ## Arguments
+    ``num_envs``, every argument of ``ShootPontoonBankerEnv`` (punters by name or as the library's
+    rule-based classes; no ``render_mode``), ``autoreset_mode`` and ``copy``.
+
+    ## Version History
+    - v0: the batched engine (package 0.2), the id's ``vector_entry_point``.
+    """
+
+    def __init__(self, num_envs: int = 1, rules: str | Rules = "shoot", num_players: int = 4,
+                 punters: str | Strategy | Sequence[str | Strategy] = "tips", deals_per_episode: int = 1,
+                 illegal_action_penalty: float = 1.0, strict: bool = False, starting_chips: int = 1000,
+                 render_mode: str | None = None, autoreset_mode: Any = AutoresetMode.NEXT_STEP,
+                 copy: bool = True) -> None:
+        if render_mode is not None:
+            raise ValueError(f"render_mode = {render_mode!r}: the batched env does not render; use the "
+                             "scalar env (gym.make) to watch a table")
+        kwargs = dict(rules=rules, num_players=num_players, punters=punters,
+                      deals_per_episode=deals_per_episode, illegal_action_penalty=illegal_action_penalty,
+                      strict=strict, starting_chips=starting_chips)
+        super().__init__(ShootPontoonBankerEnv(**kwargs), num_envs, kwargs, autoreset_mode=autoreset_mode,
+                         copy=copy)

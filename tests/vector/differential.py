@@ -1,0 +1,167 @@
+"""The differential harness: N scalar envs and one batch of N tables fed the same shoe orders and the
+same actions, compared at every step (a unique module name: tests/ has no packages).
+
+The scalar envs are the reference. Their tables' shoes record every order a shuffle or a restock
+produces; those orders are queued for the matching batched table (fed mode), so both deal the same
+cards. Actions are drawn from the scalar env's mask (now and then an illegal one, which forfeits).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
+from shoot_pontoon_env.engine import table as table_module
+from shoot_pontoon_env.shoe import Shoe
+from shoot_pontoon_env.strategies import Strategy
+from shoot_pontoon_env.vector import kernel
+from shoot_pontoon_env.vector.engine import TableBatch
+from shoot_pontoon_env.vector.env import player_arguments
+from shoot_pontoon_env.vector.layout import AP_NONE
+from shoot_pontoon_env.vector.policy import NO_POLICY, BatchPlayer
+
+
+class RecordingShoe(Shoe):
+    """A Shoe that keeps a copy of every order its shuffles and restocks produce."""
+
+    def __init__(self, num_decks: int) -> None:
+        super().__init__(num_decks)
+        self.recorded: list[np.ndarray] = []
+
+    def shuffle(self, rng: np.random.Generator) -> None:
+        super().shuffle(rng)
+        self.recorded.append(self.order.copy())
+
+    def restock(self, live_cards, rng: np.random.Generator) -> None:
+        super().restock(live_cards, rng)
+        self.recorded.append(self.order.copy())
+
+
+class Differential:
+    """``num_tables`` scalar envs of ``env_id`` / ``kwargs`` beside one fed TableBatch."""
+
+    def __init__(self, env_id: str, kwargs: dict[str, Any], num_tables: int, seed: int,
+                 illegal_rate: float = 0.02, agent: Strategy | None = None) -> None:
+        self.envs = [gym.make(env_id, **kwargs).unwrapped for _ in range(num_tables)]
+        self.agent = agent
+        player = BatchPlayer.of_strategy(agent, self.envs[0].rules) if agent is not None else None
+        if agent is not None and player is None:
+            raise ValueError(f"{agent!r} cannot be played by the batched engine")
+        self.batch = TableBatch(self.envs[0], num_tables, player_arguments(self.envs[0], kwargs), feed_capacity=8,
+                                autopilot=(player.mode, player.strategy) if player else (AP_NONE, None),
+                                policy=player.policy if player else NO_POLICY)
+        self.rng = np.random.default_rng(seed)
+        self.batch_rng = np.random.default_rng(seed + 1)
+        self.seed = seed
+        self.illegal_rate = illegal_rate
+        self.seen: list[tuple[int, int]] = [(0, 0)] * num_tables  # (id of the shoe, orders fed)
+        self.done = np.zeros(num_tables, dtype=bool)
+        self.steps = 0
+        self.episodes = 0
+
+    # ------------------------------------------------------------------ feeding
+    def _feed(self, i: int) -> None:
+        shoe = self.envs[i].table.shoe
+        shoe_id, fed = self.seen[i]
+        if shoe_id != id(shoe):
+            fed = 0
+        new = shoe.recorded[fed:]
+        if new:
+            self.batch.feed(i, new)
+        self.seen[i] = (id(shoe), len(shoe.recorded))
+
+    # ------------------------------------------------------------------ driving
+    def reset(self) -> None:
+        for i, env in enumerate(self.envs):
+            obs, info = env.reset(seed=self.seed * 1000 + i)
+            self._feed(i)
+        self.batch.reset(self.batch_rng, carry=False)
+        for i, env in enumerate(self.envs):
+            self.compare(i, env._observation(), None, False, env._info())
+        self.done[:] = False
+
+    def _choose(self, env) -> int:
+        if self.agent is not None:  # the strategy on the table's real view, as the kernel plays it
+            view = env.view
+            return env.action_table.to_index(self.agent.act(view, self.rng), view)
+        mask = env.action_masks()
+        legal = np.flatnonzero(mask)
+        illegal = np.flatnonzero(~mask)
+        if illegal.size and self.rng.random() < self.illegal_rate:
+            return int(self.rng.choice(illegal))
+        return int(self.rng.choice(legal))
+
+    def step(self) -> None:
+        actions = np.zeros(len(self.envs), dtype=np.int64)
+        chosen = np.zeros(len(self.envs), dtype=np.int64)
+        if self.agent is not None:
+            c = self.batch.config
+            kernel.choose_actions(self.batch.t, self.batch.k8, c.c, c.f, c.tab, self.batch.policy, self.batch.mask,
+                                  chosen, self.batch_rng, self.batch._scratch)
+        results = []
+        for i, env in enumerate(self.envs):
+            if self.done[i]:
+                obs, info = env.reset()
+                results.append((obs, 0.0, False, info))
+                self.episodes += 1
+            else:
+                actions[i] = self._choose(env)
+                if self.agent is not None:
+                    assert chosen[i] == actions[i], (
+                        f"table {i}, step {self.steps}: {self.agent!r} chose {actions[i]} on the table's view, "
+                        f"the batched engine {chosen[i]}")
+                obs, reward, terminated, truncated, info = env.step(actions[i])
+                assert not truncated
+                results.append((obs, reward, terminated, info))
+            self._feed(i)
+        self.batch.step(actions, self.done.copy(), self.batch_rng)
+        for i, (obs, reward, terminated, info) in enumerate(results):
+            self.compare(i, obs, reward, terminated, info)
+            assert self.batch.fed_pending(i) == 0, f"table {i}: fed orders left unused"
+        self.done = np.array([r[2] for r in results])
+        self.steps += 1
+
+    def run(self, steps: int | None, episodes: int | None) -> None:
+        """At least ``steps`` steps, or until ``episodes`` episodes have ended."""
+        self.reset()
+        while (steps is not None and self.steps < steps) or (episodes is not None and self.episodes < episodes):
+            self.step()
+
+    # ------------------------------------------------------------------ comparing
+    def compare(self, i: int, obs: np.ndarray, reward: float | None, terminated: bool, info: dict) -> None:
+        env, batch = self.envs[i], self.batch
+        where = f"table {i}, step {self.steps} ({env.rules.name}, seat {env.seat})"
+        table = env.table
+        different = np.flatnonzero(obs != batch.obs[i])
+        assert different.size == 0, f"{where}: observation differs at {different.tolist()}: " \
+                                    f"scalar {obs[different].tolist()}, batch {batch.obs[i][different].tolist()}"
+        assert np.array_equal(info["action_mask"], batch.mask[i]), f"{where}: mask differs"
+        if reward is not None:
+            assert np.float32(reward) == batch.rewards[i], f"{where}: reward {reward} != {batch.rewards[i]}"
+            assert bool(terminated) == bool(batch.terminated[i]), f"{where}: termination differs"
+            assert bool(info["illegal_action"]) == bool(batch.illegal[i]), f"{where}: illegal flag differs"
+        assert info["deal"] == batch.deals[i], f"{where}: deal counter differs"
+        assert list(table.balances) == batch.balances[i].tolist(), f"{where}: balances differ"
+        assert (table.shoot, table.reserve, table.banker) == (
+            batch.shoot[i], batch.reserve[i], batch.banker[i]), f"{where}: Shoot, reserve or banker differ"
+        assert table.total_chips == batch.total_chips()[i], f"{where}: chips differ"
+        assert table.wealth(env.seat) == batch.wealth(env.seat)[i], f"{where}: the seat's wealth differs"
+        hands = batch.hands_of(i)
+        assert len(hands) == len(table.hands), f"{where}: number of hands differs"
+
+
+def run_differential(env_id: str, kwargs: dict[str, Any], *, tables: int, seed: int, steps: int | None = None,
+                     episodes: int | None = None, agent: Strategy | None = None) -> Differential:
+    """Play ``steps`` steps, or ``episodes`` episodes, at ``tables`` tables (episodes reset as they end)
+    and compare every step."""
+    original = table_module.Shoe
+    table_module.Shoe = RecordingShoe
+    try:
+        diff = Differential(env_id, kwargs, tables, seed, agent=agent)
+        diff.run(steps, episodes)
+    finally:
+        table_module.Shoe = original
+    return diff
