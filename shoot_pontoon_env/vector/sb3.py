@@ -94,10 +94,13 @@ class PontoonVecEnv(VecEnv):
         self._episode_lengths += 1
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         illegal = info["illegal_action"]
-        for i in np.flatnonzero(dones):
-            final = info["final_obs"][i]
+        finished = np.flatnonzero(dones)
+        finals = info["final_obs"][finished] if len(finished) else ()
+        if self._map is not None and len(finished):  # one call for the whole batch's final observations
+            finals = self._map(np.stack(list(finals)))
+        for i, final in zip(finished, finals):
             infos[i] = {
-                "terminal_observation": self._observe(final[None, :])[0] if self._map is not None else final,
+                "terminal_observation": final,
                 "TimeLimit.truncated": bool(truncated[i] and not terminated[i]),
                 "episode": {"r": float(self._episode_returns[i]), "l": int(self._episode_lengths[i]), "t": 0.0},
                 "illegal_action": bool(info["final_info"]["illegal_action"][i]),
