@@ -18,11 +18,17 @@ def optimal_value(env: Any) -> float | None:
     from shoot_pontoon_env.envs.banker import ShootPontoonBankerEnv
     from shoot_pontoon_env.solver import solve
 
+    from agents import shoot_allowance
+    from agents.base import EnvContext
+
     base = env.unwrapped
     if isinstance(base, ShootPontoonBankerEnv):
         return None
     banker = base.players[base.table.banker] if base.rules.banker_play == "free" else None
+    allowance = shoot_allowance(EnvContext.of(env))
     try:
+        if allowance:  # the optimum with its Shoot bets: stake part and Shoot part together
+            return solve(base.rules, banker=banker, shoot_ratio=allowance / base.rules.base_stake).shoot.expected_return
         return solve(base.rules, banker=banker).expected_return
     except (TypeError, ValueError, NotImplementedError) as error:  # a banker the solver cannot model
         print(f"no solver optimum for this table: {error}")
@@ -143,6 +149,9 @@ def tournament(args: Any, make_env: Any, probe: Any, agents: list, names: list[s
     checkpoints = plots.checkpoint_curve(summaries, out / "checkpoints.png")
     pngs += [checkpoints] if checkpoints else []
     print(f"engines: {', '.join(f'{name} {engine}' for name, engine in engines.items())}")
+    if reference_name in engines and len(set(engines.values())) > 1:
+        print(f"note: no paired difference across engines (the batched engine and the scalar env deal different "
+              f"hands); --scalar plays every agent on the scalar env, paired with {reference_name}")
     print(f"reports: {paths['json']}, {paths['markdown']}; plots: {', '.join(map(str, pngs))} ({seconds:.0f}s)")
     return 0
 

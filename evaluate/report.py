@@ -12,18 +12,19 @@ from shoot_pontoon_env.cli import strict_json
 
 from .stats import Summary
 
-COLUMNS = ("agent", "hands", "return/hand (base stakes)", "per unit stake", "gap to optimal",
-           "win", "push", "loss", "Shoot bets won/placed")
+COLUMNS = ("agent", "hands", "return/hand (base stakes)", "per unit stake", "stake / Shoot part",
+           "gap to optimal", "win", "push", "loss", "Shoot bets won/placed")
 
-TABLE_WIDTH = 180
+TABLE_WIDTH = 200
 """Characters of the terminal table with agent names of up to 12 characters; longer names widen it."""
 
 
 def _row(s: Summary) -> list[str]:
     gap = "—" if s.gap_to_optimal is None else f"{s.gap_to_optimal:+.4f} ± {s.gap_ci95:.4f}"
     unit = "—" if s.per_stake is None else f"{s.per_stake:+.4f} ± {s.per_stake_ci95:.4f}"
+    parts = "—" if s.shoot_part is None else f"{s.stake_part:+.4f} / {s.shoot_part:+.4f}"
     return [
-        s.name, f"{s.hands}", f"{s.mean:+.4f} ± {s.ci95:.4f}", unit, gap,
+        s.name, f"{s.hands}", f"{s.mean:+.4f} ± {s.ci95:.4f}", unit, parts, gap,
         f"{s.win:.3f}", f"{s.push:.3f}", f"{s.loss:.3f}", f"{s.shoot_bets_won}/{s.shoot_bets_placed}",
     ]
 

@@ -23,6 +23,11 @@ class Summary:
     per_stake: float | None
     """Expected return per unit of initial stake (None for the banker seat, which stakes nothing)."""
     per_stake_ci95: float | None
+    stake_part: float | None
+    """The main stakes' share of ``per_stake`` (None where the Shoot's share was not recorded)."""
+    shoot_part: float | None
+    """The Shoot bets' share of ``per_stake``: chips won from the Shoot less Shoot bets lost."""
+    shoot_part_ci95: float | None
     win: float
     push: float
     loss: float
@@ -60,10 +65,14 @@ def summarise(record: AgentRecord, optimal: float | None = None, reference: Agen
     per_stake = np.asarray(record.per_stake, dtype=float)
     mean, ci = mean_ci(returns)
     ps_mean, ps_ci = mean_ci(per_stake) if len(per_stake) else (None, None)
+    shoot = None if record.shoot_part is None else np.asarray(record.shoot_part, dtype=float)
+    sh_mean, sh_ci = mean_ci(shoot) if shoot is not None and len(shoot) else (None, None)
     n = max(len(returns), 1)
     classes = sum(record.hand_classes.values()) or 1
     summary = Summary(
         name=record.name, hands=len(returns), mean=mean, ci95=ci, per_stake=ps_mean, per_stake_ci95=ps_ci,
+        stake_part=None if sh_mean is None or ps_mean is None else ps_mean - sh_mean, shoot_part=sh_mean,
+        shoot_part_ci95=sh_ci,
         win=record.outcomes["win"] / n, push=record.outcomes["push"] / n, loss=record.outcomes["loss"] / n,
         hand_classes={k: v / classes for k, v in sorted(record.hand_classes.items())},
         shoot_bets_placed=record.shoot_bets, shoot_bets_won=record.shoot_bets_won,
@@ -74,7 +83,7 @@ def summarise(record: AgentRecord, optimal: float | None = None, reference: Agen
     if optimal is not None and ps_mean is not None:
         summary.gap_to_optimal = optimal - ps_mean
         summary.gap_ci95 = ps_ci
-    if reference is not None and reference is not record:
+    if reference is not None and reference is not record and reference.engine == record.engine:
         same_unit = len(per_stake) and len(reference.per_stake) == len(per_stake)
         mine, theirs = (per_stake, reference.per_stake) if same_unit else (returns, reference.returns)
         diff = mine - np.asarray(theirs, dtype=float)

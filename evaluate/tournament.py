@@ -16,6 +16,7 @@ import numpy as np
 
 from shoot_pontoon_env.cards import best_total
 from shoot_pontoon_env.engine import Phase
+from shoot_pontoon_env.engine.hand import Hand
 from shoot_pontoon_env.engine.settlement import hand_rank
 
 from agents.base import Agent
@@ -34,6 +35,9 @@ class AgentRecord:
     per_stake: list[float] | np.ndarray = field(default_factory=list)
     """Net chips of the agent's hands per chip staked on its boxes before any split, buy or double
     (the solver's unit: expected return per unit of initial stake)."""
+    shoot_part: list[float] | np.ndarray | None = field(default_factory=list)
+    """The Shoot bets' share of ``per_stake`` per hand (chips won from the Shoot less Shoot bets lost,
+    per unit of initial stake); the rest is the stake part. None where the engine did not record it."""
     outcomes: Counter = field(default_factory=Counter)
     hand_classes: Counter = field(default_factory=Counter)
     shoot_bets: int = 0
@@ -66,6 +70,7 @@ def _record_episode(record: AgentRecord, env: gym.Env, episode_return: float) ->
     if mine:  # the banker seat holds no hands: no per-stake figure
         initial = sum({h.box: h.original_stake for h in mine}.values())  # split hands share their box
         record.per_stake.append(sum(h.result for h in mine) / initial)
+        record.shoot_part.append(sum(shoot_result(h) for h in mine) / initial)
     net = sum(h.result for h in mine) if mine else episode_return  # the banker seat holds no hands
     record.outcomes["win" if net > 0 else "loss" if net < 0 else "push"] += 1
     for hand in mine:
@@ -78,6 +83,13 @@ def _record_episode(record: AgentRecord, env: gym.Env, episode_return: float) ->
                 record.shoot_chips_won += hand.won_from_shoot
     record.shoot_after.append(table.shoot)
     record.turnovers += table.turnovers
+
+
+def shoot_result(hand: Hand) -> int:
+    """A settled hand's Shoot bet result in chips: won from the Shoot, lost with the hand, or pushed."""
+    if hand.won_from_shoot:
+        return hand.won_from_shoot
+    return -hand.shoot_bet if hand.result < 0 else 0
 
 
 def play_agent(make_env: Callable[[], gym.Env], agent: Agent, hands: int, seed: int,
@@ -131,6 +143,9 @@ def play_agent_batched(env: gym.Env, env_kwargs: dict, agent: Agent, hands: int,
     record = AgentRecord(agent.name, engine="batched")
     record.returns = results.returns
     record.per_stake = results.per_stake[~np.isnan(results.per_stake)]
+    record.shoot_part = None  # the batched engine records the Shoot's share in totals only
+    if not results.totals[kernel.R_SHOOT_BETS]:
+        record.shoot_part = np.zeros(len(record.per_stake))  # no Shoot bet placed: all of it is stake
     record.outcomes = Counter({"win": int((results.outcome > 0).sum()), "push": int((results.outcome == 0).sum()),
                                "loss": int((results.outcome < 0).sum())})
     totals = results.totals

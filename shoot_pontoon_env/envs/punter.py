@@ -130,6 +130,11 @@ class ShootPontoonEnv(PontoonSeatEnv):
             strict=strict, starting_chips=starting_chips, render_mode=render_mode,
         )
 
+    @property
+    def banker_strategy(self) -> Strategy:
+        """The ``banker`` argument's strategy: seat 0, the banker until the bank passes."""
+        return self.players[0]
+
     def _status(self) -> int:
         table = self.table
         if table.phase in SETTLED_PHASES:

@@ -141,3 +141,19 @@ def test_every_zoo_model_loads_by_name_and_plays_legally():
         config = yaml.safe_load((ZOO / name / "config.yaml").read_text())
         env = gym.make(config["env_id"], **config["env_kwargs"])
         play(env, make_agent(f"zoo:{name}", env), episodes=10)
+
+
+def test_the_optimal_agent_bets_the_shoot_where_the_solver_does():
+    """With Shoot bets before the second card, the optimum bets its allowance on an Ace; where the
+    only betting point is before the deal it never bets, and plays on the batched engine."""
+    rules = {"preset": "shoot", "shoot_bet_points": ["before_second_card", "before_fourth_card"], "max_shoot_bet": 2}
+    env = gym.make("ShootPontoon-v0", rules=rules, num_players=2)
+    agent = make_agent("optimal", env)
+    for first, bets in (("AS", True), ("7S", False)):
+        obs, info = env.reset(options={"stacked": f"{first} 9C"})
+        while env.unwrapped.view.shoot_bet_point != "before_second_card":
+            obs, _, _, _, info = env.step(agent.act(obs, info["action_mask"], np.random.default_rng(0)))
+        label = env.unwrapped.action_table.labels[agent.act(obs, info["action_mask"], np.random.default_rng(0))]
+        assert label == ("Shoot bet 2" if bets else "no Shoot bet"), (first, label)
+    default = make_agent("optimal", gym.make("ShootPontoon-v0"))
+    assert not default.strategy.shoot_bets and default.batch_player() is not None

@@ -131,3 +131,27 @@ def test_an_agent_acting_on_batches_plays_the_batched_engine_like_the_scalar_env
             assert label == ("stick" if total >= stick_minimum else "twist"), (total, label, count)
     mine, theirs = np.asarray(batched[0].per_stake), np.asarray(scalar.per_stake)
     assert abs(mine.mean() - theirs.mean()) < 3 * (mean_ci(mine)[1] + mean_ci(theirs)[1])
+
+
+BETTING = {"rules": {"preset": "shoot", "shoot_bet_points": ["before_second_card", "before_fourth_card"],
+                     "max_shoot_bet": 2}}
+
+
+def test_the_stake_part_and_the_shoot_part_add_up_to_the_return_per_unit_stake():
+    def make():
+        return gym.make("ShootPontoon-v0", **BETTING)
+
+    env = make()
+    optimal, plain = (make_agent(name, env) for name in ("optimal", "threshold15"))
+    records = run_tournament(make, [optimal, plain], hands=400, seed=2, batched=False)
+    bets, none = (summarise(r) for r in records)
+    assert records[0].shoot_bets > 0 and bets.shoot_part != 0.0  # the optimum bets the Shoot here
+    assert bets.stake_part + bets.shoot_part == pytest.approx(bets.per_stake)
+    assert none.shoot_part == 0.0 and none.stake_part == none.per_stake
+
+
+def test_no_paired_difference_across_engines():
+    env = make_env()
+    batched, scalar = (run_tournament(make_env, [make_agent("basic", env)], hands=50, seed=1, batched=b)[0]
+                       for b in (True, False))
+    assert summarise(scalar, reference=batched).paired_diff is None
