@@ -71,15 +71,22 @@ ROWS = (I32ROW, I8ROW)
 """t, k8: one table."""
 
 
-def jit(*arg_types, entry=False, inline=False):
+def jit(*arg_types, entry=False, call=False):
     """Compiled once, for exactly these argument types (so constants do not make new versions), and
-    cached on disk beside this module; only ``entry`` points are callable from Python. ``inline``
-    helpers are small and hot: numba copies them into their callers (no call, no reference counts)."""
+    cached on disk beside this module; only ``entry`` points are callable from Python.
+
+    Every other function is inlined into its callers by LLVM (``forceinline``): a numba call passes
+    each array as seven words, so the game's many small functions cost more in calls than in work
+    (inlining them cut the time per step by a third to a half, ``docs/RESULTS.md``). ``call``
+    functions stay calls: the rare stages (a deal's start and settlement, splits, restocks, the bank,
+    forfeits) and the env's reset, which would otherwise be copied into every caller and lengthen
+    the compile (inlining those too took 2.5x the compile for about 15% more speed). Numba's own IR
+    inlining (``inline="always"``) is not used: it compiles far slower than LLVM's."""
     flat = []
     for item in arg_types:
         flat.extend(item if isinstance(item, tuple) else (item,))
     return njit(tuple(flat), cache=True, nogil=True, no_cpython_wrapper=not entry, _nrt=False,
-                inline="always" if inline else "never")
+                forceinline=not (entry or call))
 
 
 AGENT, AUTO, NEXT_DEAL, OVER = 0, 1, 2, 3
@@ -134,32 +141,32 @@ SD_CLASS, SD_TOTAL, SD_SPLIT, SD_SPECIAL, SD_BANKER, SD_BANKER_TOTAL, SD_FIELD =
 
 
 # =========================================================================== rows
-@jit(I64, I, I, inline=True)
+@jit(I64, I, I)
 def hand_at(c, k, field):
     """Index in t of a field of hand k."""
     return c[C_O_HANDS] + k * H_FIELDS + field
 
 
-@jit(I64, I, I, inline=True)
+@jit(I64, I, I)
 def card_at(c, k, p):
     """Index in k8 of card p of hand k (its face-up flag: + the HU offset)."""
     return c[C_O_HC] + k * MAX_HAND_CARDS + p
 
 
-@jit(I32ROW, I, I, inline=True)
+@jit(I32ROW, I, I)
 def fail(t, _unused, code):
     if t[T_ERROR] == 0:
         t[T_ERROR] = code
 
 
 # =========================================================================== cards (cards.py)
-@jit(I, inline=True)
+@jit(I)
 def card_value(card):
     value = card // 4 + 1
     return 10 if value > 10 else value
 
 
-@jit(I8ROW, I, I, inline=True)
+@jit(I8ROW, I, I)
 def best_total(k8, start, n):
     """cards.best_total of the n cards from k8[start]: (total, soft)."""
     hard = 0
@@ -174,7 +181,7 @@ def best_total(k8, start, n):
     return hard, False
 
 
-@jit(I8ROW, I, I, inline=True)
+@jit(I8ROW, I, I)
 def is_pontoon_pair(k8, start, n):
     if n != 2:
         return False
@@ -183,7 +190,7 @@ def is_pontoon_pair(k8, start, n):
     return (a == 1 and b == 10) or (a == 10 and b == 1)
 
 
-@jit(ROWS, I64, I, inline=True)
+@jit(ROWS, I64, I)
 def hand_total(t, k8, c, k):
     return best_total(k8, card_at(c, k, 0), t[hand_at(c, k, H_CARDS)])
 
@@ -222,7 +229,7 @@ def banker_class(t, k8, c):
     return HC_TOTAL, total
 
 
-@jit(I64, I, B, inline=True)
+@jit(I64, I, B)
 def may_draw(c, total, soft):
     """Rules.may_draw_on: whether a hand of this total may still take a card (Rules.draw_on_21)."""
     rule = c[C_DRAW_ON_21]
@@ -230,7 +237,7 @@ def may_draw(c, total, soft):
 
 
 # =========================================================================== legality (Table.legal_moves)
-@jit(I64, I, I, I, I, inline=True)
+@jit(I64, I, I, I, I)
 def put(mv, n, kind, low, high):
     mv[MOVE * n] = kind
     mv[MOVE * n + 1] = low
@@ -238,7 +245,7 @@ def put(mv, n, kind, low, high):
     return n + 1
 
 
-@jit(I64, I, I, inline=True)
+@jit(I64, I, I)
 def find(mv, n, kind):
     for m in range(n):
         if mv[MOVE * m] == kind:
@@ -246,7 +253,7 @@ def find(mv, n, kind):
     return -1
 
 
-@jit(I64, I, I, I, inline=True)
+@jit(I64, I, I, I)
 def allows(mv, n, kind, amount):
     for m in range(n):
         if mv[MOVE * m] == kind and mv[MOVE * m + 1] <= amount <= mv[MOVE * m + 2]:
@@ -254,7 +261,7 @@ def allows(mv, n, kind, amount):
     return False
 
 
-@jit(I32ROW, I64, inline=True)
+@jit(I32ROW, I64)
 def shoot_capacity(t, c):
     """Table.shoot_capacity."""
     outstanding = 0
@@ -366,7 +373,7 @@ def legal_moves(t, k8, c, mv):
     return 0
 
 
-@jit(I32ROW, I64, inline=True)
+@jit(I32ROW, I64)
 def to_act(t, c):
     """Table.to_act (-1: None)."""
     phase = t[T_PHASE]
@@ -397,7 +404,7 @@ KEY_BITS = 31
 KEY_MASK = (1 << KEY_BITS) - 1
 
 
-@jit(types.uint64, inline=True)
+@jit(types.uint64)
 def mix(z):
     """SplitMix64's finaliser: a bijective scramble of 64 bits."""
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -405,7 +412,7 @@ def mix(z):
     return z ^ (z >> np.uint64(31))
 
 
-@jit(I32ROW, I, I, inline=True)
+@jit(I32ROW, I, I)
 def keyed_uniform(t, shuffle, position):
     """A uniform number in [0, 1) from the episode's key, the shuffle's number and a position."""
     key = np.uint64(t[T_KEY_LO]) | (np.uint64(t[T_KEY_HI]) << np.uint64(KEY_BITS))
@@ -431,7 +438,7 @@ def hand_key(seed, hand):
     return np.int64(mix(mix(np.uint64(seed)) + np.uint64(hand)) >> np.uint64(2))
 
 # =========================================================================== the shoe (shoe.py)
-@jit(ROWS, I64)
+@jit(ROWS, I64, call=True)
 def take_fed_order(t, k8, c):
     head = t[T_FEED_HEAD]
     if head >= t[T_FEED_COUNT]:
@@ -447,7 +454,7 @@ def take_fed_order(t, k8, c):
     t[T_FEED_HEAD] = head + 1
 
 
-@jit(ROWS, I64)
+@jit(ROWS, I64, call=True)
 def fresh_shoe(t, k8, c):
     """A new Shoe: every card in pack order, no shuffle yet."""
     p = c[C_O_SHOE]
@@ -461,7 +468,7 @@ def fresh_shoe(t, k8, c):
     t[T_SHUFFLES] = 0
 
 
-@jit(ROWS, I64)
+@jit(ROWS, I64, call=True)
 def renew_shoe(t, k8, c):
     """A new Shoe for the next shuffle only: the cards stay in whatever order they are (the lazy
     shuffle draws a uniform order from any arrangement), unless a restock left part of them out."""
@@ -472,7 +479,7 @@ def renew_shoe(t, k8, c):
     t[T_SHUFFLES] = 0
 
 
-@jit(I8ROW, inline=True)
+@jit(I8ROW)
 def clear_seen(k8):
     for r in range(13):
         k8[K_O_SEEN + r] = 0
@@ -491,7 +498,7 @@ def shuffle(t, k8, c):
     t[T_SHUFFLES] += 1
 
 
-@jit(ROWS, I64, I64)
+@jit(ROWS, I64, I64, call=True)
 def restock(t, k8, c, counts):
     """Table._draw's restock: every card of no live hand, shuffled into a new stock."""
     for card in range(52):
@@ -573,7 +580,7 @@ def deal_banker_card(t, k8, c, face_up, rng, counts):
 
 
 # =========================================================================== chips (Table._move and kin)
-@jit(I32ROW, I64, I, inline=True)
+@jit(I32ROW, I64, I)
 def wealth(t, c, seat):
     """Table.wealth."""
     total = np.int64(t[c[C_O_BAL] + seat])
@@ -640,14 +647,14 @@ def settle_hand(t, c, k, outcome, multiple):
     t[hand_at(c, k, H_DONE)] = 1
 
 
-@jit(ROWS, I64, I, inline=True)
+@jit(ROWS, I64, I)
 def reveal_hand(t, k8, c, k):
     up = c[C_O_HU] - c[C_O_HC]
     for p in range(t[hand_at(c, k, H_CARDS)]):
         k8[up + card_at(c, k, p)] = 1
 
 
-@jit(ROWS, inline=True)
+@jit(ROWS)
 def reveal_banker(t, k8):
     if t[T_REVEALED] == 0:
         t[T_REVEALED] = 1
@@ -671,7 +678,7 @@ def showdown(t, k8, c, tab, k, banker, banker_total, out, slot):
         fail(t, 0, E_RUNAWAY)
 
 
-@jit(ROWS, CFG, I64)
+@jit(ROWS, CFG, I64, call=True)
 def settle_showdown(t, k8, c, f, tab, out):
     """Table._settle_showdown: losing hands first, then winning hands, in dealing order; outcomes
     from settlement.showdown's table."""
@@ -693,7 +700,7 @@ def settle_showdown(t, k8, c, f, tab, out):
             settle_hand(t, c, k, O_WIN, out[2 * k + 1])
 
 
-@jit(ROWS, CFG, I64)
+@jit(ROWS, CFG, I64, call=True)
 def banker_pontoon_on_peek(t, k8, c, f, tab, out):
     """Table._banker_pontoon_on_peek: every hand meets the banker's Pontoon by the showdown's rule."""
     reveal_banker(t, k8)
@@ -704,7 +711,7 @@ def banker_pontoon_on_peek(t, k8, c, f, tab, out):
             settle_hand(t, c, k, out[0], out[1])
 
 
-@jit(I32ROW, I64)
+@jit(I32ROW, I64, call=True)
 def pay_reserve_jackpot(t, c):
     """Table._pay_reserve_jackpot: the reserve to this deal's Shoot winners, pro rata."""
     reserve = np.int64(t[T_RESERVE])
@@ -733,7 +740,7 @@ def pay_reserve_jackpot(t, c):
     t[bal + t[hand_at(c, first, H_SEAT)]] += reserve - shared
 
 
-@jit(I32ROW, I64)
+@jit(I32ROW, I64, call=True)
 def end_of_deal_bank(t, c):
     """Table._end_of_deal_bank: turnover when the deal emptied the Shoot."""
     if c[C_SHOOT] == 0 or t[T_SHOOT] > 0:
@@ -745,7 +752,7 @@ def end_of_deal_bank(t, c):
     return True
 
 
-@jit(I32ROW, I64)
+@jit(I32ROW, I64, call=True)
 def sell_bank(t, c):
     """Table._sell_bank."""
     bal = c[C_O_BAL]
@@ -760,7 +767,7 @@ def sell_bank(t, c):
 
 
 # =========================================================================== deals (Table)
-@jit(ROWS, I64)
+@jit(ROWS, I64, call=True)
 def count_cards_of_deal(t, k8, c):
     """Table._cards_of_deal, added to the count of cards seen before the next deal."""
     for k in range(t[T_HANDS]):
@@ -771,7 +778,7 @@ def count_cards_of_deal(t, k8, c):
         k8[K_O_SEEN + k8[K_O_BC + p] // 4] += 1
 
 
-@jit(ROWS, I64, F64)
+@jit(ROWS, I64, F64, call=True)
 def start_deal(t, k8, c, f):
     """Table.start_deal (never stacked)."""
     persistent = c[C_PERSISTENT] != 0
@@ -791,7 +798,7 @@ def start_deal(t, k8, c, f):
     t[T_BOX] = 0
 
 
-@jit(I32ROW, I64, I, I, I, I, inline=True)
+@jit(I32ROW, I64, I, I, I, I)
 def new_hand(t, c, k, seat, box, stake):
     base = hand_at(c, k, 0)
     for field in range(H_FIELDS):
@@ -802,7 +809,7 @@ def new_hand(t, c, k, seat, box, stake):
     t[base + H_STAKE] = stake
 
 
-@jit(I32ROW, I64, inline=True)
+@jit(I32ROW, I64)
 def next_staker(t, c):
     t[T_CURSOR] += 1
     t[T_BOX] = 0
@@ -859,7 +866,7 @@ def after_card(t, k8, c, k):
         t[hand_at(c, k, H_DONE)] = 1
 
 
-@jit(ROWS, I64, I, RNG, I64)
+@jit(ROWS, I64, I, RNG, I64, call=True)
 def split(t, k8, c, k, rng, counts):
     """Table._split: the second card starts a new hand right after this one."""
     hands = t[T_HANDS]
@@ -1052,7 +1059,7 @@ def apply_action(t, k8, c, f, tab, kind, amount, mv, n, rng, out, counts):
     return True
 
 
-@jit(ROWS, CFG, RNG, I64, I64)
+@jit(ROWS, CFG, RNG, I64, I64, call=True)
 def forfeit(t, k8, c, f, tab, rng, out, counts):
     """Table.forfeit: the seat to act gives up as if it had bust."""
     seat = to_act(t, c)
@@ -1148,7 +1155,7 @@ def tips_punter_play(t, k8, c, seat, strat, mv, n):
     return stick_or_draw(mv, n, False)
 
 
-@jit(ROWS, CFG, I, I, I64, I, I)
+@jit(ROWS, CFG, I, I, I64, I, I, call=True)
 def shoot_aware_banker_play(t, k8, c, f, tab, strat, fstrat, mv, n, total):
     """ShootAwareBanker.banker_play (the banker sees the punters' face-up cards only)."""
     at_risk = 0
@@ -1283,7 +1290,7 @@ def env_advance(t, k8, c, f, tab, mv, rng, out, counts):
     return True
 
 
-@jit(ROWS, CFG, I64, RNG, I64, I64)
+@jit(ROWS, CFG, I64, RNG, I64, I64, call=True)
 def env_forfeit(t, k8, c, f, tab, mv, rng, out, counts):
     """PontoonSeatEnv._forfeit: the agent's hand in play is lost; the deal is played to its end."""
     seat = c[C_SEAT]
@@ -1315,7 +1322,7 @@ def agent_moves(t, k8, c, mv):
     return 0
 
 
-@jit(I32ROW, I64, inline=True)
+@jit(I32ROW, I64)
 def current_hand(t, c):
     """SeatView.current of the agent's seat (-1: None)."""
     phase = t[T_PHASE]
@@ -1324,7 +1331,7 @@ def current_hand(t, c):
     return np.int64(-1)
 
 
-@jit(I32ROW, I64, F64, I, I, inline=True)
+@jit(I32ROW, I64, F64, I, I)
 def action_amount(t, c, f, a, current):
     """ActionTable.to_action's amount of index a (-1: no meaning now); a buy level is its multiple
     of the original stake rounded half up (action_table.buy_amount)."""
@@ -1348,7 +1355,7 @@ def write_mask(t, c, f, mv, n, current, mask):
         mask[a] = legal
 
 
-@jit(F, F, F, inline=True)
+@jit(F, F, F)
 def clip(x, low, high):
     return low if x < low else (high if x > high else x)
 
@@ -1517,7 +1524,7 @@ def refresh(t, k8, c, f, mv, counts, row, mask):
         encode(t, k8, c, f, mv, n, current, counts, row)
 
 
-@jit(ROWS, CFG, B, I, I64, RNG, I64, I64, F32ROW, BOOLS)
+@jit(ROWS, CFG, B, I, I64, RNG, I64, I64, F32ROW, BOOLS, call=True)
 def env_reset(t, k8, c, f, tab, carry, key, mv, rng, out, counts, row, mask):
     """PontoonSeatEnv.reset of one table: a fresh table; a persistent shoe carries over (with its
     count) when ``carry`` and the previous deal was settled (PontoonSeatEnv._carry_shoe). Without
@@ -1744,7 +1751,7 @@ def decision_cell(t, k8, c):
     return np.int64(((1 if soft else 0) * D_TOTALS + total) * D_CARDS + cards)
 
 
-@jit(ROWS, I64, I, F, F64S, F64S, I8S, I64, I64)
+@jit(ROWS, I64, I, F, F64S, F64S, I8S, I64, I64, call=True)
 def record_episode(t, k8, c, hand, episode_return, returns, per_stake, outcome, shoot_after, totals):
     """evaluate.tournament._record_episode of the episode that just ended (the last deal's hands)."""
     seat = c[C_SEAT]
