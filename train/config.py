@@ -15,6 +15,7 @@ OPPONENT_ARGUMENTS = ("banker", "punters")
 VEC_ENVS = ("batched", "dummy", "subproc")
 OBSERVATIONS = ("flat", "compact")
 LR_SCHEDULES = ("constant", "linear")
+ENT_SCHEDULES = ("constant", "linear")
 
 
 @dataclass
@@ -55,6 +56,9 @@ class TrainConfig:
     """Undiscounted: one deal is a short episode whose chips all count."""
     gae_lambda: float = 0.95
     ent_coef: float = 0.01
+    ent_schedule: str = "constant"
+    """``constant`` or ``linear`` (the entropy bonus from ``ent_coef`` down to 0 at the end of the run:
+    rare actions stay tried while their value is learnt, and the final policy carries no bonus)."""
     clip_range: float = 0.2
     vf_coef: float = 0.5
     net_arch: list[int] = field(default_factory=lambda: [128, 128])
@@ -76,7 +80,8 @@ class TrainConfig:
     def __post_init__(self) -> None:
         """Every field checked, each error naming the field, its value and what is allowed."""
         for name, choices in (("algo", ALGOS), ("vec_env", VEC_ENVS), ("observation", OBSERVATIONS),
-                              ("lr_schedule", LR_SCHEDULES), ("opponent_argument", OPPONENT_ARGUMENTS)):
+                              ("lr_schedule", LR_SCHEDULES), ("ent_schedule", ENT_SCHEDULES),
+                              ("opponent_argument", OPPONENT_ARGUMENTS)):
             if getattr(self, name) not in choices:
                 raise ValueError(f"{name} = {getattr(self, name)!r}: expected one of {choices}")
         for name in ("total_timesteps", "n_envs", "n_steps", "n_epochs", "eval_episodes", "torch_threads"):

@@ -15,7 +15,7 @@ import numpy as np
 import yaml
 from stable_baselines3 import PPO
 from stable_baselines3.common.base_class import BaseAlgorithm
-from stable_baselines3.common.callbacks import CallbackList, CheckpointCallback, EvalCallback
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback, EvalCallback
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 from sb3_contrib import MaskablePPO
@@ -101,6 +101,22 @@ def learning_rate(config: TrainConfig) -> float | Callable[[float], float]:
     return config.learning_rate
 
 
+class EntropySchedule(BaseCallback):
+    """``ent_schedule: linear``: before each update the entropy coefficient is ``ent_coef`` times the
+    remaining progress (SB3 has schedules for the learning rate and clip range, not for this)."""
+
+    def __init__(self, start: float) -> None:
+        super().__init__()
+        self.start = start
+
+    def _on_rollout_end(self) -> None:
+        remaining = 1.0 - self.model.num_timesteps / max(self.model._total_timesteps, 1)
+        self.model.ent_coef = self.start * max(remaining, 0.0)
+
+    def _on_step(self) -> bool:
+        return True
+
+
 def build_model(config: TrainConfig, env: VecEnv) -> BaseAlgorithm:
     return algorithm_class(config)(
         "MlpPolicy", env, learning_rate=learning_rate(config), n_steps=config.n_steps,
@@ -140,7 +156,9 @@ def package_versions() -> dict[str, str]:
 
 
 def callbacks(config: TrainConfig) -> CallbackList:
-    items = []
+    items: list[BaseCallback] = []
+    if config.ent_schedule == "linear":
+        items.append(EntropySchedule(config.ent_coef))
     if config.checkpoint_freq:
         items.append(CheckpointCallback(max(config.checkpoint_freq // config.n_envs, 1),
                                         str(config.run_dir / "checkpoints"), name_prefix="model"))

@@ -88,3 +88,25 @@ def test_learning_rate_schedule_and_observation_choices():
         load_config(None, ["lr_schedule=cosine"])
     with pytest.raises(ValueError, match=r"observation = 'pixels': expected one of \('flat', 'compact'\)"):
         load_config(None, ["observation=pixels"])
+
+
+def test_entropy_schedule_decays_to_zero(tmp_path):
+    from train.run import build_model, callbacks, make_vec_env
+
+    config = load_config(ROOT / "train" / "configs" / "playtech_punter.yml",
+                         [*TINY, "total_timesteps=512", "eval_freq=0", "checkpoint_freq=0", "ent_coef=0.01",
+                          "ent_schedule=linear", f"log_dir={tmp_path}"])
+    env = make_vec_env(config)
+    model = build_model(config, env)
+    seen = []
+    original_train = model.train
+
+    def recording_train():
+        seen.append(model.ent_coef)
+        original_train()
+
+    model.train = recording_train
+    model.learn(total_timesteps=config.total_timesteps, callback=callbacks(config))
+    assert seen == pytest.approx([0.01 * 0.75, 0.01 * 0.5, 0.01 * 0.25, 0.0])
+    with pytest.raises(ValueError, match=r"ent_schedule = 'cosine': expected one of \('constant', 'linear'\)"):
+        load_config(None, ["ent_schedule=cosine"])
