@@ -136,7 +136,11 @@ class PontoonVecEnv(VecEnv):
         return [getattr(self._owner(i), method_name)(*method_args, **method_kwargs) for i in indices]
 
     def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
-        return [False for _ in self._indices(indices)]
+        """True for SB3's ``Monitor``: each finished episode's info carries the ``episode`` record that
+        ``Monitor`` would add, which is what SB3's evaluation looks for (it warns otherwise)."""
+        from stable_baselines3.common.monitor import Monitor
+
+        return [issubclass(wrapper_class, Monitor) for _ in self._indices(indices)]
 
     def get_images(self) -> Sequence[np.ndarray | None]:
         return [None for _ in range(self.num_envs)]

@@ -4,6 +4,7 @@ seeding, argument errors, and MaskablePPO training on the SB3 adapter."""
 from __future__ import annotations
 
 import re
+import warnings
 
 import gymnasium as gym
 import numpy as np
@@ -204,5 +205,15 @@ def test_the_sb3_adapter_trains_maskable_ppo_and_reports_episodes():
     obs, rewards, dones, infos = env.step_wait()
     for i in np.flatnonzero(dones):
         assert infos[i]["terminal_observation"].shape == (COMPACT_SIZE,)
+    from stable_baselines3.common.monitor import Monitor
+    from stable_baselines3.common.vec_env import VecNormalize
+
+    assert env.env_is_wrapped(Monitor) == [True] * 32 and env.env_is_wrapped(VecNormalize, [0]) == [False]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # SB3 warns when it finds no Monitor's episode records
+        from sb3_contrib.common.maskable.evaluation import evaluate_policy
+
+        returns, lengths = evaluate_policy(model, env, n_eval_episodes=64, return_episode_rewards=True)
+    assert len(returns) == 64 and all(length >= 1 for length in lengths)
     with pytest.raises(ValueError, match="SAME_STEP"):
         PontoonVecEnv(gym.make_vec("ShootPontoon-v0", num_envs=2))
