@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium.vector import AutoresetMode
+from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvObs, VecEnvStepReturn
 
 from .env import PontoonVectorEnv
@@ -138,8 +139,6 @@ class PontoonVecEnv(VecEnv):
     def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
         """True for SB3's ``Monitor``: each finished episode's info carries the ``episode`` record that
         ``Monitor`` would add, which is what SB3's evaluation looks for (it warns otherwise)."""
-        from stable_baselines3.common.monitor import Monitor
-
         return [issubclass(wrapper_class, Monitor) for _ in self._indices(indices)]
 
     def get_images(self) -> Sequence[np.ndarray | None]:
