@@ -37,7 +37,7 @@ class AgentRecord:
     (the solver's unit: expected return per unit of initial stake)."""
     shoot_part: list[float] | np.ndarray | None = field(default_factory=list)
     """The Shoot bets' share of ``per_stake`` per hand (chips won from the Shoot less Shoot bets lost,
-    per unit of initial stake); the rest is the stake part. None where the engine did not record it."""
+    per unit of initial stake); the rest is the stake part. Both engines record it."""
     outcomes: Counter = field(default_factory=Counter)
     hand_classes: Counter = field(default_factory=Counter)
     shoot_bets: int = 0
@@ -142,10 +142,8 @@ def play_agent_batched(env: gym.Env, env_kwargs: dict, agent: Agent, hands: int,
                              num_tables=num_tables, progress=progress, rng=rng)
     record = AgentRecord(agent.name, engine="batched")
     record.returns = results.returns
-    record.per_stake = results.per_stake[~np.isnan(results.per_stake)]
-    record.shoot_part = None  # the batched engine records the Shoot's share in totals only
-    if not results.totals[kernel.R_SHOOT_BETS]:
-        record.shoot_part = np.zeros(len(record.per_stake))  # no Shoot bet placed: all of it is stake
+    own = ~np.isnan(results.per_stake)
+    record.per_stake, record.shoot_part = results.per_stake[own], results.shoot_part[own]
     record.outcomes = Counter({"win": int((results.outcome > 0).sum()), "push": int((results.outcome == 0).sum()),
                                "loss": int((results.outcome < 0).sum())})
     totals = results.totals

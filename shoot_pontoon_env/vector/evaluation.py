@@ -33,11 +33,13 @@ STEPS_PER_CALL = 64
 
 @dataclass
 class HandResults:
-    """Per hand (index h): the episode's return, net per unit of initial stake (NaN without own hands),
-    outcome (+1, 0, -1) and the Shoot after it; and totals over all hands."""
+    """Per hand (index h): the episode's return, net per unit of initial stake (NaN without own hands)
+    and the Shoot bets' share of it, outcome (+1, 0, -1) and the Shoot after it; and totals over all
+    hands."""
 
     returns: np.ndarray
     per_stake: np.ndarray
+    shoot_part: np.ndarray
     outcome: np.ndarray
     shoot_after: np.ndarray
     totals: np.ndarray
@@ -63,7 +65,7 @@ def evaluate_hands(env: PontoonSeatEnv, player_arguments: list[str], hands: int,
     batch.t[:, T_NEEDS_RESET] = 1
     batch.t[:, T_HAND] = -1
     results = HandResults(
-        returns=np.zeros(hands), per_stake=np.full(hands, np.nan), outcome=np.zeros(hands, dtype=np.int8),
+        returns=np.zeros(hands), per_stake=np.full(hands, np.nan), shoot_part=np.full(hands, np.nan), outcome=np.zeros(hands, dtype=np.int8),
         shoot_after=np.zeros(hands, dtype=np.int64), totals=np.zeros(kernel.R_FIELDS, dtype=np.int64),
         decisions=np.zeros(2 * kernel.D_TOTALS * kernel.D_CARDS * len(env.action_table), dtype=np.int64),
     )
@@ -75,7 +77,7 @@ def evaluate_hands(env: PontoonSeatEnv, player_arguments: list[str], hands: int,
     def call(external: bool, budget: int) -> int:
         active = kernel.play_hands(batch.t, batch.k8, c.c, c.f, c.tab, batch.policy, batch.obs, batch.mask, actions,
                                    external, seed, hands, budget, running, results.returns, results.per_stake,
-                                   results.outcome, results.shoot_after, results.totals, results.decisions, rng,
+                                   results.shoot_part, results.outcome, results.shoot_after, results.totals, results.decisions, rng,
                                    batch._scratch)
         batch._check()
         return int(active)

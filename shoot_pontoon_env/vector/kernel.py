@@ -1751,11 +1751,12 @@ def decision_cell(t, k8, c):
     return np.int64(((1 if soft else 0) * D_TOTALS + total) * D_CARDS + cards)
 
 
-@jit(ROWS, I64, I, F, F64S, F64S, I8S, I64, I64, call=True)
-def record_episode(t, k8, c, hand, episode_return, returns, per_stake, outcome, shoot_after, totals):
+@jit(ROWS, I64, I, F, F64S, F64S, F64S, I8S, I64, I64, call=True)
+def record_episode(t, k8, c, hand, episode_return, returns, per_stake, shoot_part, outcome, shoot_after, totals):
     """evaluate.tournament._record_episode of the episode that just ended (the last deal's hands)."""
     seat = c[C_SEAT]
     result = 0
+    shoot_result = 0
     initial = 0
     boxes = 0
     own = 0
@@ -1778,18 +1779,22 @@ def record_episode(t, k8, c, hand, episode_return, returns, per_stake, outcome, 
             if won > 0:
                 totals[R_SHOOT_BETS_WON] += 1
                 totals[R_SHOOT_CHIPS_WON] += won
+                shoot_result += won
+            elif t[hand_at(c, k, H_RESULT)] < 0:
+                shoot_result -= bet
     returns[hand] = episode_return
     per_stake[hand] = result / initial if own > 0 else np.nan
+    shoot_part[hand] = shoot_result / initial if own > 0 else np.nan
     net = float(result) if own > 0 else episode_return
     outcome[hand] = 1 if net > 0 else (-1 if net < 0 else 0)
     shoot_after[hand] = t[T_SHOOT]
     totals[R_TURNOVERS] += t[T_TURNOVERS]
 
 
-@jit(I32ROWS, I8ROWS, CFG, I32, F32ROWS, BOOLROWS, I64, B, I, I, I, F64S, F64S, F64S, I8S, I64, I64, I64,
-     RNG, I64, entry=True)
+@jit(I32ROWS, I8ROWS, CFG, I32, F32ROWS, BOOLROWS, I64, B, I, I, I, F64S, F64S, F64S, F64S, I8S, I64, I64,
+     I64, RNG, I64, entry=True)
 def play_hands(t, k8, c, f, tab, pol, obs, mask, actions, external, seed, hands, budget, running, returns,
-               per_stake, outcome, shoot_after, totals, decisions, rng, scratch):
+               per_stake, shoot_part, outcome, shoot_after, totals, decisions, rng, scratch):
     """An evaluation's hands: table i plays hands i, i + N, i + 2N, ... below ``hands``, hand h dealt
     with the key hand_key(seed, h) from a fresh table (as the scalar tournament resets hand h with
     seed + h). ``external``: one step per table with ``actions`` (a table whose episode ends is reset
@@ -1830,8 +1835,8 @@ def play_hands(t, k8, c, f, tab, pol, obs, mask, actions, external, seed, hands,
             totals[R_ILLEGAL] += row[T_ILLEGAL]
             steps += 1
             if row[T_TERMINAL] != 0:
-                record_episode(row, row8, c, row[T_HAND], running[i], returns, per_stake, outcome, shoot_after,
-                               totals)
+                record_episode(row, row8, c, row[T_HAND], running[i], returns, per_stake, shoot_part, outcome,
+                               shoot_after, totals)
                 row[T_NEEDS_RESET] = 1
         if row[T_NEEDS_RESET] == 0:
             active += 1

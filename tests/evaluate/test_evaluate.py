@@ -11,6 +11,7 @@ import pytest
 
 import shoot_pontoon_env.envs  # noqa: F401
 from agents import make_agent
+from shoot_pontoon_env.actions import ActionKind
 from evaluate.stats import mean_ci, summarise
 from evaluate.tournament import run_tournament
 
@@ -148,6 +149,41 @@ def test_the_stake_part_and_the_shoot_part_add_up_to_the_return_per_unit_stake()
     assert records[0].shoot_bets > 0 and bets.shoot_part != 0.0  # the optimum bets the Shoot here
     assert bets.stake_part + bets.shoot_part == pytest.approx(bets.per_stake)
     assert none.shoot_part == 0.0 and none.stake_part == none.per_stake
+
+
+class ShootBettor(FirstLegal):
+    """A batched agent that bets the largest Shoot bet it may at every betting point, else plays the
+    first legal index."""
+
+    name = "shoot-bettor"
+
+    def act_batch(self, observations, action_masks, rng):
+        entries = self.context.unwrapped.action_table.entries
+        bets = [i for i, e in enumerate(entries) if e.kind == ActionKind.SHOOT_BET and e.amount > 0]
+        chosen = np.argmax(action_masks, axis=1)
+        for index in bets:  # ascending amounts: the last legal one wins
+            chosen = np.where(action_masks[:, index], index, chosen)
+        return chosen
+
+    def act(self, observation, action_mask, rng):
+        return int(self.act_batch(observation[None], np.asarray(action_mask)[None], rng)[0])
+
+
+def test_the_batched_engine_splits_the_return_into_the_stake_and_the_shoot_part_like_the_scalar_env():
+    def make():
+        return gym.make("ShootPontoon-v0", stake_levels=[2], **BETTING)
+
+    batched = run_tournament(make, [ShootBettor()], hands=4000, seed=6, num_tables=256, env_kwargs=BETTING)[0]
+    scalar = run_tournament(make, [ShootBettor()], hands=1500, seed=6, batched=False)[0]
+    assert batched.engine == "batched" and batched.shoot_bets > 1000
+    for record in (batched, scalar):  # one box at 2 chips, a bet of 2 chips at each of two points
+        shoot = np.asarray(record.shoot_part)
+        assert set(np.unique(shoot)) <= {-2.0, -1.0, 0.0, 1.0, 2.0} and len(shoot) == len(record.per_stake)
+        assert 2 * shoot[shoot > 0].sum() == record.shoot_chips_won and (shoot == 2).sum() > 0
+        assert 0 < (shoot != 0).sum() <= record.shoot_bets
+    mine, theirs = (summarise(r) for r in (batched, scalar))
+    assert mine.stake_part + mine.shoot_part == pytest.approx(mine.per_stake)
+    assert abs(mine.shoot_part - theirs.shoot_part) < 3 * (mine.shoot_part_ci95 + theirs.shoot_part_ci95)
 
 
 def test_no_paired_difference_across_engines():
