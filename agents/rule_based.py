@@ -33,7 +33,7 @@ class StrategyAgent(Agent):
         return index
 
     def batch_player(self) -> BatchPlayer | None:
-        """The library's rule-based players and the solver's ``OptimalPunter`` (without Shoot bets)
+        """The library's rule-based players and the solver's ``OptimalPunter`` (with its Shoot bets)
         run inside the batched engine, on the table itself: the same decisions as :meth:`act` makes
         from the observation (tests/vector checks both against the strategy on the real view)."""
         if self.context is None:

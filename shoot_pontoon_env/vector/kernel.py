@@ -24,7 +24,8 @@ from ..solver.space import STICK as SOLVER_STICK
 from ..solver.space import TWIST as SOLVER_TWIST
 from .policy import MAX_BUYS as P_MAX_BUYS
 from .policy import MAX_STAKE_MULTIPLE as P_MAX_STAKE_MULTIPLE
-from .policy import P_ACT, P_CHILD, P_CTX, P_FLAG, P_FLAGS, P_LEVEL_SIZE, P_SPLIT, P_STAKE, P_START
+from .policy import (P_ACT, P_ACT_FULL, P_ACT_OPEN, P_BET_DEAL, P_BET_FOURTH, P_BET_SECOND, P_CHILD, P_CTX, P_FLAG,
+                     P_FLAGS, P_LEVEL_SIZE, P_OPEN, P_SHOOT, P_SPLIT, P_SPLIT_FULL, P_SPLIT_OPEN, P_STAKE, P_START)
 from .layout import (
     AP_TABLE, AP_UNIFORM, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BANKER_STOPS_AT_FIVE,
     C_BANKER_TRICK, C_BANK_SALE, C_BANK_SALE_PRICE, C_BASE_STAKE, C_BET_BEFORE_DEAL, C_BET_BEFORE_FOURTH,
@@ -1654,40 +1655,80 @@ def to_index(t, c, f, kind, amount, mask):
     return np.int64(-1)
 
 
-@jit(ROWS, I64, I32, I64, I)
-def table_punter_play(t, k8, c, pol, mv, n):
-    """OptimalPunter.punter_play from its policy arrays (vector/policy.py)."""
-    k = t[T_CURSOR]
-    cards = t[hand_at(c, k, H_CARDS)]
-    up = -1
+@jit(ROWS, I64)
+def table_up(t, k8, c):
+    """OptimalPunter._up: the banker's first card's value - 1 where the rules show it (-1: none)."""
     if c[C_SHOWS_FIRST] != 0:
         first = first_visible_banker_card(t, k8, c[C_SEAT])
         if first >= 0:
-            up = card_value(first) - 1
+            return np.int64(card_value(first) - 1)
+    return np.int64(-1)
+
+
+@jit(ROWS, I64, I, I32)
+def table_node(t, k8, c, k, pol):
+    """solve.node_index of hand k's cards, walked through the policy's child tables."""
+    node = pol[pol[P_START] + card_value(k8[card_at(c, k, 0)]) - 1]
+    for p in range(1, t[hand_at(c, k, H_CARDS)]):
+        node = pol[pol[P_CHILD + p - 1] + node * 10 + card_value(k8[card_at(c, k, p)]) - 1]
+    return node
+
+
+@jit(I32ROW, I64, I32, I)
+def table_flag(t, c, pol, k):
+    """Solution.flags' index of hand k's stake multiple, buys, twisted and doubled (-1: none)."""
+    stake = t[hand_at(c, k, H_STAKE)] // t[hand_at(c, k, H_ORIGINAL)]
+    buys = t[hand_at(c, k, H_BUYS)]
+    twisted = 1 if t[hand_at(c, k, H_TWISTS)] > 0 else 0
+    doubled = 1 if t[hand_at(c, k, H_DOUBLED)] != 0 else 0
+    if stake > P_MAX_STAKE_MULTIPLE or buys > P_MAX_BUYS:
+        return np.int64(-1)
+    return np.int64(pol[pol[P_FLAG] + ((stake * (P_MAX_BUYS + 1) + buys) * 2 + twisted) * 2 + doubled])
+
+
+@jit(I32ROW, I64)
+def seat_shoot_bet_riding(t, c):
+    """Whether a hand of the agent's seat carries a Shoot bet (solver.shoot.split_decision's ``riding``)."""
+    for k in range(t[T_HANDS]):
+        if t[hand_at(c, k, H_SEAT)] == c[C_SEAT] and t[hand_at(c, k, H_SHOOT_BET)] > 0:
+            return True
+    return False
+
+
+@jit(ROWS, I64, I32, I64, I)
+def table_punter_play(t, k8, c, pol, mv, n):
+    """OptimalPunter.punter_play from its policy arrays (vector/policy.py), under the Shoot policy's
+    tables where it has one (solver.shoot.play_tables and split_decision)."""
+    k = t[T_CURSOR]
+    cards = t[hand_at(c, k, H_CARDS)]
+    up = table_up(t, k8, c)
     a = card_value(k8[card_at(c, k, 0)]) - 1
     b = card_value(k8[card_at(c, k, 1)]) - 1 if cards >= 2 else -1
     from_split = t[hand_at(c, k, H_FROM_SPLIT)] != 0
+    shoot = pol[P_SHOOT] != 0
     if cards == 2 and a == b and find(mv, n, K_SPLIT) >= 0:
-        plan = pol[P_SPLIT] + ((up + 1) * 10 + a) * 2
+        plans = P_SPLIT
+        if shoot and seat_shoot_bet_riding(t, c):
+            plans = P_SPLIT_FULL
+        elif shoot and not from_split and pol[P_OPEN] != 0:
+            plans = P_SPLIT_OPEN
+        plan = pol[plans] + ((up + 1) * 10 + a) * 2
         if pol[plan + (1 if from_split else 0)] != 0:
             return K_SPLIT, 0
     context = pol[pol[P_CTX] + (up + 1) * 11 + (a + 1 if from_split else 0)]
     original = t[hand_at(c, k, H_ORIGINAL)]
-    stake = t[hand_at(c, k, H_STAKE)] // original
-    buys = t[hand_at(c, k, H_BUYS)]
-    twisted = 1 if t[hand_at(c, k, H_TWISTS)] > 0 else 0
-    doubled = 1 if t[hand_at(c, k, H_DOUBLED)] != 0 else 0
-    flag = -1
-    if stake <= P_MAX_STAKE_MULTIPLE and buys <= P_MAX_BUYS:
-        flag = pol[pol[P_FLAG] + ((stake * (P_MAX_BUYS + 1) + buys) * 2 + twisted) * 2 + doubled]
-    node = pol[pol[P_START] + card_value(k8[card_at(c, k, 0)]) - 1]
-    for p in range(1, cards):
-        node = pol[pol[P_CHILD + p - 1] + node * 10 + card_value(k8[card_at(c, k, p)]) - 1]
+    flag = table_flag(t, c, pol, k)
+    node = table_node(t, k8, c, k, pol)
     if context < 0 or flag < 0 or node < 0:
         fail(t, 0, E_OPPONENT_ILLEGAL)
         return K_STICK, 0
+    acts = P_ACT
+    if shoot and t[hand_at(c, k, H_SHOOT_BET)] > 0:
+        acts = P_ACT_FULL
+    elif shoot and not from_split and cards < 3 and pol[P_OPEN] != 0:
+        acts = P_ACT_OPEN
     size = pol[P_LEVEL_SIZE + cards - 1]
-    code = pol[pol[P_ACT + cards - 1] + (context * size + node) * pol[P_FLAGS] + flag]
+    code = pol[pol[acts + cards - 1] + (context * size + node) * pol[P_FLAGS] + flag]
     if code == SOLVER_STICK:
         return K_STICK, 0
     if code == SOLVER_TWIST:
@@ -1699,15 +1740,41 @@ def table_punter_play(t, k8, c, pol, mv, n):
     return K_BUY, (code - SOLVER_BUY_BASE) * original
 
 
+@jit(ROWS, I64, I32)
+def table_wants_shoot_bet(t, k8, c, pol):
+    """solver.shoot.wants_bet: whether the Shoot policy bets the allowance at this betting point."""
+    point = shoot_bet_point(t, c)
+    if point == 0:
+        return pol[P_BET_DEAL] != 0
+    k = current_hand(t, c)
+    if k < 0 or t[hand_at(c, k, H_SHOOT_BET)] > 0:
+        return False
+    cards = t[hand_at(c, k, H_CARDS)]
+    up = table_up(t, k8, c)
+    if point == 1 and cards == 1:
+        return pol[pol[P_BET_SECOND] + (up + 1) * 10 + card_value(k8[card_at(c, k, 0)]) - 1] != 0
+    if point == 2 and cards == 3 and t[hand_at(c, k, H_FROM_SPLIT)] == 0:
+        context = pol[pol[P_CTX] + (up + 1) * 11]
+        flag = table_flag(t, c, pol, k)
+        if context < 0 or flag < 0:
+            return False
+        node = table_node(t, k8, c, k, pol)
+        return pol[pol[P_BET_FOURTH] + (context * pol[P_LEVEL_SIZE + 2] + node) * pol[P_FLAGS] + flag] != 0
+    return False
+
+
 @jit(ROWS, CFG, I32, I64, I, RNG)
 def table_act(t, k8, c, f, tab, pol, mv, n, rng):
-    """OptimalPunter.act (no Shoot bets): Strategy.act with its stake and punter play."""
+    """OptimalPunter.act: Strategy.act with its stake, Shoot bets and punter play."""
     if find(mv, n, K_STAKE) >= 0:
         for m in range(n):
             if mv[MOVE * m + 1] == 0:
                 return K_STAKE, 0
         return K_STAKE, np.int64(pol[P_STAKE])
-    if find(mv, n, K_SHOOT_BET) >= 0:
+    m = find(mv, n, K_SHOOT_BET)
+    if m >= 0:
+        if pol[P_SHOOT] != 0 and table_wants_shoot_bet(t, k8, c, pol):
+            return K_SHOOT_BET, mv[MOVE * m + 2]
         return K_SHOOT_BET, 0
     if find(mv, n, K_KEEP_BANK) >= 0:
         return K_KEEP_BANK, 0

@@ -148,6 +148,10 @@ AGENT_CONFIGS = [
     ("ShootPontoon-Casino-v0", {}, "threshold"), ("ShootPontoon-Playtech-v0", {"num_players": 2}, "optimal"),
     ("ShootPontoon-Casino-v0", {"num_players": 2}, "basic"), ("ShootPontoon-v0", {"num_players": 2}, "optimal"),
     ("ShootPontoonBanker-v0", {}, "shoot_aware"), ("ShootPontoonBanker-v0", {}, "dealer"),
+    ("ShootPontoon-v0", {"stake_levels": [2], "rules": {"preset": "shoot", "max_shoot_bet": 2, "shoot_bet_points": [
+        "before_second_card", "before_fourth_card"]}}, "optimal_shoot"),
+    ("ShootPontoon-v0", {"num_players": 3, "rules": {"preset": "shoot", "max_shoot_bet": 6, "shoot_bet_points": [
+        "before_deal", "before_second_card", "before_fourth_card"]}}, "optimal_shoot"),
 ]
 
 
@@ -164,6 +168,9 @@ def test_the_kernel_plays_an_agent_seat_as_the_strategy_does_on_the_real_view(en
     if name in ("optimal", "basic"):
         rules = gym.make(env_id, **kwargs).unwrapped.rules
         agent = OptimalPunter(solve(rules, infinite=name == "basic"))
+    elif name == "optimal_shoot":  # the solver's Shoot bets at every point the rules have
+        rules = gym.make(env_id, **kwargs).unwrapped.rules
+        agent = OptimalPunter(solve(rules, shoot_ratio=rules.max_shoot_bet / rules.base_stake), shoot_bets=True)
     else:
         agent = make_strategy(name)
     diff = run_differential(env_id, kwargs, tables=16, episodes=600, seed=21, agent=agent)
