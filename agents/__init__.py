@@ -64,7 +64,8 @@ def optimal_punter(context: EnvContext, banker: Strategy | None = None) -> Optim
     """The solver's policy for the env's rules and banker (a free banker: default stand on 17), with
     its Shoot bets at every betting point the rules have (solved for the allowance of
     :func:`shoot_allowance`, in the punter's stakes of ``base_stake``). Where the optimum never bets,
-    the bets are left out, so the policy stays one the batched engine plays."""
+    the bets are left out and the plain solution is played. The batched engine plays either (its Shoot
+    policy as arrays, ``shoot_pontoon_env.vector.policy``)."""
     from shoot_pontoon_env.solver import solve
     from shoot_pontoon_env.solver.player import OptimalPunter
 

@@ -95,6 +95,11 @@ def _policy_grid(record: AgentRecord, softness: str, cards: int) -> tuple[list[i
     return totals, labels, grid
 
 
+def _cell_text(label: str) -> str:
+    """A heatmap cell's action: buys keep their amount (``buy 1.5x``), other labels their first word."""
+    return label if label.startswith("buy") else label.split()[0][:5]
+
+
 def strategy_heatmaps(records: Sequence[AgentRecord], path: Path, max_cards: int = 4) -> Path:
     """Per agent: the most frequent action by hand total (rows) and number of cards (columns),
     hard and soft hands; blank where the agent never decided."""
@@ -112,7 +117,7 @@ def strategy_heatmaps(records: Sequence[AgentRecord], path: Path, max_cards: int
                     if value >= 0:
                         label = own_labels[int(value)]
                         image[r, c] = colours(labels.index(label) % 10)[:3]
-                        ax.text(c, r, label.split()[0][:5], ha="center", va="center", fontsize=6)
+                        ax.text(c, r, _cell_text(label), ha="center", va="center", fontsize=6)
             ax.imshow(image, aspect="auto", origin="lower")
             ax.set_yticks(range(len(totals)), [str(t) for t in totals], fontsize=7)
             ax.set_xticks(range(max_cards - 1), [str(c) for c in range(2, max_cards + 1)])

@@ -25,8 +25,9 @@ CONFIG = ROOT / "train" / "configs" / "selfplay" / "shoot.yml"
 @pytest.mark.parametrize("name, env_id, observation", [
     ("shoot_banker", "ShootPontoonBanker-v0", "flat"), ("shoot_punter", "ShootPontoon-v0", "compact")])
 def test_a_frozen_policy_chooses_what_the_model_predicts(name, env_id, observation):
-    env = gym.make(env_id).unwrapped
-    agent = TrainedAgent(name).bind(EnvContext.of(env))  # the project's safe loader (no unpickling)
+    agent = TrainedAgent(name)  # the project's safe loader (no unpickling)
+    env = gym.make(env_id, **agent.config.env_kwargs).unwrapped  # the table it was trained at
+    agent.bind(EnvContext.of(env))
     frozen = FrozenPolicy(agent.policy, observation, name)
     rng = np.random.default_rng(0)
     decisions = 0

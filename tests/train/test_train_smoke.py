@@ -17,7 +17,7 @@ TINY = ["total_timesteps=256", "n_envs=2", "n_steps=64", "batch_size=64", "n_epo
 
 
 def test_there_is_a_config_per_preset_and_seat():
-    assert {c.stem for c in CONFIGS} == {"playtech_punter", "casino_punter", "shoot_punter", "shoot_punter_stand17",
+    assert {c.stem for c in CONFIGS} == {"playtech_punter", "casino_punter", "shoot_punter",
                                       "shoot_punter_betting", "shoot_punter_dealer", "shoot_punter_mix",
                                       "shoot_banker"}
 
