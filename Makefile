@@ -47,6 +47,7 @@ benchmark: install
 	$(PY) benchmarks/env_random_play.py
 	$(PY) benchmarks/solver_validation.py --hands 1000000 --workers 2
 	$(PY) benchmarks/scaling.py
+	$(PY) benchmarks/training_time.py
 
 # Ray RLlib pins its own Gymnasium: it gets a venv of its own, where the whole suite runs again
 # (the package under Ray's Gymnasium) with the RLlib smoke tests (skipped in .venv).
