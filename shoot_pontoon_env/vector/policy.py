@@ -5,7 +5,8 @@ arrays the kernel can look up: ``OptimalPunter``'s decisions without Python.
 flag]`` after an optional split from ``Solution.splits``, or, where it bets the Shoot, from the
 Shoot policy's tables (``solver.shoot``: the bets at each point, and the tables and split plans of a
 hand with a bet riding or still ahead); this module packs exactly those tables (and the maps from up
-card, split card, stake flags and card values to their indices) into one int32 array. The kernel walks a hand's node through ``space.LEVELS``' child tables, which is the same index
+card, split card, stake flags and card values to their indices) into one int32 array. The kernel
+walks a hand's node through ``space.LEVELS``' child tables, which is the same index
 ``solve.node_index`` computes from the sorted values.
 """
 
@@ -66,6 +67,7 @@ def policy_table(strategy: OptimalPunter, *, base_stake: int, min_stake: int, ma
             flags[stake, buys, twisted, doubled] = index
     header[P_FLAG] = add(flags)
     header[P_START] = add([LEVELS[0].index[tuple(int(v == i) for v in range(NUM_VALUES))] for i in range(NUM_VALUES)])
+
     def split_plans(plans: dict) -> np.ndarray:
         splits = np.zeros((NUM_VALUES + 1, NUM_VALUES, 2), dtype=np.int32)
         for (up, pair), plan in plans.items():
