@@ -11,6 +11,7 @@ deal ends with its settlement explained and the running chip count; the bank pas
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,7 +27,7 @@ from .engine.table import MAX_PLAYERS, MIN_PLAYERS, Phase, Table
 from .engine.view import HandView, SeatView, seat_view
 from .envs.render import event_line
 from .cli import Parser, UsageError, run
-from .rules import PRESETS, Rules
+from .rules import PRESETS, Rules, RulesError, get_rules
 from .strategies import STRATEGIES, Strategy, make_strategy
 
 KEYS: dict[ActionKind, tuple[str, str]] = {
@@ -112,8 +113,10 @@ def trained_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> 
     except (ModelFileError, ValueError, OSError) as error:
         raise UsageError(f"trained opponent {spec!r}: {error}") from None
     if context.rules != rules:
+        trained_rules = config.env_kwargs.get("rules", "shoot")
+        option = trained_rules if isinstance(trained_rules, str) else f"'{json.dumps(trained_rules)}'"
         raise UsageError(f"trained opponent {spec!r} was trained under the rules {context.rules.name!r}, "
-                         f"not {rules.name!r}: choose --rules {context.rules.name}")
+                         f"not {rules.name!r}: choose --rules {option}")
     trained_shape, shape = trained_env.observation_space.shape, here_env.observation_space.shape
     if config.observation == "flat" and trained_shape != shape:
         seats_trained = trained_env.unwrapped.num_players
@@ -361,7 +364,9 @@ class Session:
 # --------------------------------------------------------------------------- command line
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="python -m shoot_pontoon_env.play", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rules", default="shoot", help=f"rule preset: {', '.join(sorted(PRESETS))}")
+    parser.add_argument("--rules", default="shoot",
+                        help=f"rule preset ({', '.join(sorted(PRESETS))}) or a preset with changed options as "
+                             'JSON, e.g. \'{"preset": "shoot", "max_shoot_bet": 2}\'')
     parser.add_argument("--seats", type=int, default=4, help="seats at the table, you included (2..10)")
     parser.add_argument("--seat", type=int, default=1, help="your seat (0 holds the first bank; 1 plays first)")
     parser.add_argument("--opponents", nargs="+", default=["tips"], metavar="SPEC",
@@ -376,8 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     args = build_parser().parse_args(argv)
-    if args.rules not in PRESETS:
-        raise UsageError(f"--rules {args.rules!r}: expected one of {sorted(PRESETS)}")
+    args.rules = parse_rules(args.rules)
     if not MIN_PLAYERS <= args.seats <= MAX_PLAYERS:
         raise UsageError(f"--seats {args.seats}: expected {MIN_PLAYERS}..{MAX_PLAYERS}")
     if not 0 <= args.seat < args.seats:
@@ -393,6 +397,21 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
+def parse_rules(text: str) -> Rules:
+    """``--rules``: a preset name, or a JSON mapping of a preset and the options it changes."""
+    if not text.lstrip().startswith("{"):
+        if text not in PRESETS:
+            raise UsageError(f"--rules {text!r}: expected one of {sorted(PRESETS)} or a JSON rules spec")
+        return PRESETS[text]
+    try:
+        spec = json.loads(text)
+        return get_rules(spec)
+    except json.JSONDecodeError as error:
+        raise UsageError(f"--rules {text!r}: not JSON ({error.msg})") from None
+    except (RulesError, ValueError, TypeError) as error:
+        raise UsageError(f"--rules {text!r}: {error}") from None
+
+
 def main(argv: Sequence[str] | None = None, console: Console | None = None) -> int:
     """The command line: one ``error: ...`` line and exit status 2 for a mistake (``--debug``: traceback)."""
     return run(lambda args: play(args, console or Console()), argv)
@@ -400,7 +419,7 @@ def main(argv: Sequence[str] | None = None, console: Console | None = None) -> i
 
 def play(argv: list[str], console: Console) -> int:
     args = parse(argv)
-    rules = PRESETS[args.rules]
+    rules = args.rules
     try:
         Table(rules, args.seats, rng=np.random.default_rng(0))
     except ValueError as problem:

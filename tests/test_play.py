@@ -69,10 +69,21 @@ def test_many_deals_keep_a_running_count_and_the_bank_passes():
     assert "Final chips after 40 deal(s)" in out
 
 
+BETTING = '{"preset": "shoot", "shoot_bet_points": ["before_second_card", "before_fourth_card"], "max_shoot_bet": 2}'
+"""The rules of zoo:shoot_punter_betting, as its refusal at another table spells them for --rules."""
+
+
 @pytest.mark.parametrize("args, message", [
     (["--seats", "11"], "error: --seats 11: expected 2..10"),
     (["--seats", "x"], "error: argument --seats: invalid int value: 'x'"),
-    (["--rules", "bridge"], "error: --rules 'bridge': expected one of ['casino', 'playtech', 'shoot']"),
+    (["--rules", "bridge"], "error: --rules 'bridge': expected one of ['casino', 'playtech', 'shoot'] or a JSON"),
+    (["--rules", "{bad"], "error: --rules '{bad': not JSON"),
+    (["--rules", '{"preset": "shoot", "max_shoot_bet": -1}'], "error: --rules '{\"preset\": \"shoot\", "
+                                                               "\"max_shoot_bet\": -1}': Rules.max_shoot_bet = -1 is not allowed"),
+    (["--rules", '{"preset": "poker"}'], "error: --rules '{\"preset\": \"poker\"}': rules spec"),
+    (["--opponents", "zoo:shoot_punter_betting"], "error: trained opponent 'zoo:shoot_punter_betting' was trained "
+                                                  "under the rules 'shoot-custom', not 'shoot': choose --rules '" + BETTING
+                                                  + "'"),
     (["--seat", "4"], "error: --seat 4: expected 0..3 at a table of 4"),
     (["--opponents", "nobody"], "error: --opponents 'nobody': expected a strategy"),
     (["--opponents", "tips", "tips"], "error: --opponents: expected 1 or 3 specs, got 2"),
@@ -95,6 +106,16 @@ def test_trained_opponents_from_a_checkout():
                   stdin="2\n0\ns\nt\ns\nt\ns\n")
     assert result.returncode == 0, result.stderr
     assert "seat 0 zoo:shoot_punter/zoo:shoot_banker" in result.stdout and "Settlement:" in result.stdout
+
+
+def test_a_table_of_changed_rules_from_json_with_the_model_trained_there():
+    answers = "2\n" + "0\nt\ns\n" * 8  # stake 2; then no Shoot bet, twist or stick, whichever is asked
+    result = play("--seed", "0", "--deals", "1", "--rules", BETTING, "--opponents", "zoo:shoot_punter_betting",
+                  stdin=answers)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.startswith("Pontoon (shoot-custom)") and "Shoot bet before second card (0..2 chips" in out
+    assert "Settlement:" in out and "Final chips after 1 deal(s)" in out
 
 
 def test_outside_a_checkout_rule_based_play_works_and_trained_opponents_are_refused(tmp_path):
