@@ -177,10 +177,13 @@ def test_the_batched_engine_splits_the_return_into_the_stake_and_the_shoot_part_
     scalar = run_tournament(make, [ShootBettor()], hands=1500, seed=6, batched=False)[0]
     assert batched.engine == "batched" and batched.shoot_bets > 1000
     for record in (batched, scalar):  # one box at 2 chips, a bet of 2 chips at each of two points
-        shoot = np.asarray(record.shoot_part)
-        assert set(np.unique(shoot)) <= {-2.0, -1.0, 0.0, 1.0, 2.0} and len(shoot) == len(record.per_stake)
+        shoot, per_stake = np.asarray(record.shoot_part), np.asarray(record.per_stake)
+        assert set(np.unique(shoot)) <= {-2.0, -1.0, 0.0, 1.0, 2.0} and len(shoot) == len(per_stake)
         assert 2 * shoot[shoot > 0].sum() == record.shoot_chips_won and (shoot == 2).sum() > 0
         assert 0 < (shoot != 0).sum() <= record.shoot_bets
+        # Every hand carries a bet (a fresh Shoot of 50 has room for all of them; no splits, no buys): it is
+        # won with the hand, lost with it and pushed with it, so each hand's Shoot part has its result's sign.
+        assert np.array_equal(np.sign(shoot), np.sign(per_stake))
     mine, theirs = (summarise(r) for r in (batched, scalar))
     assert mine.stake_part + mine.shoot_part == pytest.approx(mine.per_stake)
     assert abs(mine.shoot_part - theirs.shoot_part) < 3 * (mine.shoot_part_ci95 + theirs.shoot_part_ci95)

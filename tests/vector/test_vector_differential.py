@@ -143,6 +143,9 @@ def test_many_drawn_rules_and_tables_match_the_scalar_env(config, seed):
     run_differential(env_id, kwargs, tables=16, steps=200, seed=seed)
 
 
+DEALER_SHOWN = {"preset": "shoot", "max_shoot_bet": 6, "ties": "push", "banker_play": "dealer", "dealer_stands_on": 15,
+                "dealer_shows_first_card": True}
+
 AGENT_CONFIGS = [
     ("ShootPontoon-v0", {}, "tips"), ("ShootPontoon-v0", {"deals_per_episode": 3}, "shoot_aware"),
     ("ShootPontoon-Casino-v0", {}, "threshold"), ("ShootPontoon-Playtech-v0", {"num_players": 2}, "optimal"),
@@ -152,6 +155,12 @@ AGENT_CONFIGS = [
         "before_second_card", "before_fourth_card"]}}, "optimal_shoot"),
     ("ShootPontoon-v0", {"num_players": 3, "rules": {"preset": "shoot", "max_shoot_bet": 6, "shoot_bet_points": [
         "before_deal", "before_second_card", "before_fourth_card"]}}, "optimal_shoot"),
+    # the dealer's first card shown (the up-card rows of the Shoot tables), and a table where the optimum
+    # bets before the deal
+    ("ShootPontoon-v0", {"num_players": 3, "rules": {**DEALER_SHOWN, "shoot_bet_points": ["before_deal"]}},
+     "optimal_shoot"),
+    ("ShootPontoon-v0", {"num_players": 3, "rules": {**DEALER_SHOWN, "shoot_bet_points": [
+        "before_second_card", "before_fourth_card"]}}, "optimal_shoot"),
 ]
 
 
