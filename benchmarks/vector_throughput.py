@@ -19,6 +19,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
+from shoot_pontoon_env.vector.layout import C_BLIND
 
 
 def random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
@@ -78,19 +79,38 @@ def steps_for(num_envs: int, budget: int) -> int:
     return max(20, budget // num_envs)
 
 
+def observation_cost(budget: int, configs: list[tuple[str, dict]]) -> None:
+    """The same batched steps with and without encoding the observation (the batch's ``C_BLIND``
+    flag, which the kernel-played evaluation sets): what the observation costs of a step."""
+    print("\nCost of the observation (4096 tables; blind: the kernel encodes no observation):\n")
+    print("| env | with the observation | blind | blind / with |")
+    print("|---|---|---|---|")
+    for env_id, kwargs in configs:
+        rates = []
+        for blind in (False, True):
+            envs = batched(env_id, 4096, **kwargs)
+            envs.unwrapped.batch.config.c[C_BLIND] = int(blind)
+            rates.append(vector_rate(envs, steps_for(4096, budget)))
+        print(f"| {env_id} {kwargs or ''} | {rates[0]:,.0f} | {rates[1]:,.0f} | {rates[1] / rates[0]:.2f} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a tenth of the steps")
+    parser.add_argument("--observation-cost", action="store_true", help="only the cost of the observation")
     args = parser.parse_args(argv)
     scale = 0.1 if args.quick else 1.0
     budget = int(2_000_000 * scale)
+    configs = [("ShootPontoon-v0", {}), ("ShootPontoon-Playtech-v0", {"num_players": 2, "stake_levels": [1]}),
+               ("ShootPontoonBanker-v0", {})]
+    if args.observation_cost:
+        observation_cost(budget, configs)
+        return 0
     reference = blackjack_rate(int(100_000 * scale))
     print(f"Gymnasium Blackjack-v1 (scalar, random actions): {reference:,.0f} steps/s of CPU\n")
 
     print("| env | engine | tables | decisions/s | x Blackjack-v1 | x SyncVectorEnv |")
     print("|---|---|---|---|---|---|")
-    configs = [("ShootPontoon-v0", {}), ("ShootPontoon-Playtech-v0", {"num_players": 2, "stake_levels": [1]}),
-               ("ShootPontoonBanker-v0", {})]
     for env_id, kwargs in configs:
         label = env_id + (f" {kwargs}" if kwargs else "")
         scalar = scalar_rate(env_id, int(5_000 * scale), **kwargs)
@@ -122,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         rate = vector_rate(batched("ShootPontoon-v0", 4096, num_players=players, rules=rules),
                            steps_for(4096, budget))
         print(f"| {players} | {rate:,.0f} | {1e9 / rate:,.0f} |")
+    observation_cost(budget, configs)
     return 0
 
 
