@@ -113,8 +113,9 @@ def trained_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> 
     except (ModelFileError, ValueError, OSError) as error:
         raise UsageError(f"trained opponent {spec!r}: {error}") from None
     if context.rules != rules:
-        trained_rules = config.env_kwargs.get("rules", "shoot")
-        option = trained_rules if isinstance(trained_rules, str) else f"'{json.dumps(trained_rules)}'"
+        trained = context.rules  # a preset by its name, changed rules as the run's own spec
+        option = (trained.name if PRESETS.get(trained.name) == trained
+                  else f"'{json.dumps(config.env_kwargs.get('rules'))}'")
         raise UsageError(f"trained opponent {spec!r} was trained under the rules {context.rules.name!r}, "
                          f"not {rules.name!r}: choose --rules {option}")
     trained_shape, shape = trained_env.observation_space.shape, here_env.observation_space.shape

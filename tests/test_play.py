@@ -91,7 +91,7 @@ BETTING = '{"preset": "shoot", "shoot_bet_points": ["before_second_card", "befor
     (["--bogus"], "error: unrecognized arguments: --bogus"),
     (["--opponents", "zoo:nothing"], "error: trained opponent 'zoo:nothing': no trained model 'nothing'"),
     (["--opponents", "zoo:playtech_punter"], "error: trained opponent 'zoo:playtech_punter' was trained under "
-                                             "the rules 'playtech', not 'shoot'"),
+                                             "the rules 'playtech', not 'shoot': choose --rules playtech\n"),
     (["--seats", "3", "--opponents", "zoo:shoot_banker"], "error: trained opponent 'zoo:shoot_banker' reads "
                                                           "observations of shape (554,) (a table of 4 seats); a table of 3 seats gives (414,)"),
 ])
