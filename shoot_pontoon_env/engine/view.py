@@ -78,9 +78,16 @@ class SeatView(NamedTuple):
         return tuple(h for h in self.hands if h.seat == self.seat)
 
 
+_new_view = tuple.__new__
+"""Builds a named tuple from its values in field order without the Python-level ``__new__`` (a view
+is built for every decision of every seat)."""
+_DECIDING_PHASES = (Phase.SHOOT_BETS, Phase.PLAY)
+
+
 def seat_view(table: Table, seat: int) -> SeatView:
     """The view of ``seat`` now; ``legal`` is filled only when that seat is to act."""
-    is_banker = seat == table.banker
+    banker = table.banker
+    is_banker = seat == banker
     hands = []
     counts = table.seen_before_deal.tolist()
     for hand in table.hands:
@@ -91,26 +98,27 @@ def seat_view(table: Table, seat: int) -> SeatView:
             visible = tuple([c for c, up in zip(cards, hand.face_up) if up])
         if not hand.reshuffled:
             for card in visible:
-                counts[card // 4] += 1
+                counts[card >> 2] += 1
         settled = hand.settled
         bust = settled and best_total(cards)[0] > 21  # a hand that busts is settled at once
-        hands.append(HandView(
+        hands.append(_new_view(HandView, (
             hand.seat, visible, len(cards) - len(visible), hand.stake, hand.original_stake, hand.shoot_bet,
             hand.buys, hand.twists, hand.doubled, hand.from_split, hand.done, settled, bust, hand.result,
-        ))
+        )))
+    all_banker_cards = table.banker_cards
     if is_banker:
-        banker_cards = tuple(table.banker_cards)
+        banker_cards = tuple(all_banker_cards)
     else:
-        banker_cards = tuple([c for c, up in zip(table.banker_cards, table.banker_face_up) if up])
+        banker_cards = tuple([c for c, up in zip(all_banker_cards, table.banker_face_up) if up])
     for card in banker_cards:
-        counts[card // 4] += 1
+        counts[card >> 2] += 1
     acting = table.to_act == seat
     phase = table.phase
-    point = table.shoot_bet_point if acting and phase in (Phase.SHOOT_BETS, Phase.PLAY) else None
-    current = table.cursor if acting and phase in (Phase.SHOOT_BETS, Phase.PLAY) else None
-    return SeatView(
-        seat, is_banker, table.banker, table.rules, phase, table.legal_moves() if acting else (), table.shoot,
-        table.shoot_capacity, table.reserve, point, current, tuple(hands), banker_cards,
-        len(table.banker_cards) - len(banker_cards), np.array(counts, dtype=np.int64), len(table.shoe.order),
+    deciding = acting and phase in _DECIDING_PHASES
+    return _new_view(SeatView, (
+        seat, is_banker, banker, table.rules, phase, table.legal_moves() if acting else (), table.shoot,
+        table.shoot_capacity, table.reserve, table.shoot_bet_point if deciding else None,
+        table.cursor if deciding else None, tuple(hands), banker_cards,
+        len(all_banker_cards) - len(banker_cards), np.array(counts, dtype=np.int64), len(table.shoe.order),
         table.balances[seat], table.num_players,
-    )
+    ))
