@@ -64,8 +64,7 @@ def _decision_key(env: gym.Env) -> tuple[str, int, int] | None:
 
 def _record_episode(record: AgentRecord, env: gym.Env, episode_return: float) -> None:
     base = env.unwrapped
-    table = base.table
-    mine = [h for h in table.hands if h.seat == base.seat]
+    mine = [h for h in base.hands() if h.seat == base.seat]
     record.returns.append(episode_return)
     if mine:  # the banker seat holds no hands: no per-stake figure
         initial = sum({h.box: h.original_stake for h in mine}.values())  # split hands share their box
@@ -81,8 +80,8 @@ def _record_episode(record: AgentRecord, env: gym.Env, episode_return: float) ->
             if hand.won_from_shoot:
                 record.shoot_bets_won += 1
                 record.shoot_chips_won += hand.won_from_shoot
-    record.shoot_after.append(table.shoot)
-    record.turnovers += table.turnovers
+    record.shoot_after.append(base.view.shoot)
+    record.turnovers += base.bank_turnovers
 
 
 def shoot_result(hand: Hand) -> int:

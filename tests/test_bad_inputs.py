@@ -20,15 +20,20 @@ NUMPY_ARGUMENTS = {
 }
 
 
-def test_numpy_scalars_are_accepted_as_env_arguments_and_stored_as_python_values():
-    env = gym.make("ShootPontoon-v0", **NUMPY_ARGUMENTS).unwrapped
+@pytest.mark.parametrize("engine", ["table", "batched"])
+def test_numpy_scalars_are_accepted_as_env_arguments_and_stored_as_python_values(engine):
+    env = gym.make("ShootPontoon-v0", **NUMPY_ARGUMENTS, engine=engine).unwrapped
     for name in ("num_players", "seat", "deals_per_episode", "starting_chips", "illegal_action_penalty",
                  "strict"):
         value = getattr(env, name)
         assert type(value) in (int, float, bool), (name, type(value))
     obs, info = env.reset(seed=0)
     obs, reward, *_ = env.step(np.int64(np.flatnonzero(info["action_mask"])[0]))
-    assert type(reward) is float and all(type(b) is int for b in env.table.balances)
+    view = env.view
+    chips = [view.balance, view.shoot, view.reserve, view.shoot_capacity] + [h.stake for h in view.hands]
+    assert type(reward) is float and all(type(c) is int for c in chips)
+    if engine == "table":
+        assert all(type(b) is int for b in env.table.balances)
 
 
 @pytest.mark.parametrize(("kwargs", "match"), [

@@ -17,6 +17,10 @@ from ..rules import CHIP_LIMIT, PRESETS, Rules, RulesError, get_rules
 from ..strategies import STRATEGIES, Strategy, make_strategy
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
+ENGINES = ("auto", "batched", "table")
+"""What plays a scalar env's episodes: the batched engine at one table (fast), the Table (the
+readable reference, which renders and keeps the event log), or ``auto``: the batched engine
+wherever it can play the table and nothing asks for a picture."""
 PENALTY_LIMIT = float(CHIP_LIMIT)
 """The largest ``illegal_action_penalty`` (base stakes): with chip amounts bounded by the rules'
 CHIP_LIMIT, no reward can leave the float32 range."""
@@ -83,6 +87,12 @@ def check_bool(name: str, value: Any) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name} = {value!r}: expected True or False")
     return bool(value)
+
+
+def check_engine(value: Any) -> str:
+    if not isinstance(value, str) or value not in ENGINES:
+        raise ValueError(f"engine = {value!r}: expected one of {ENGINES}")
+    return value
 
 
 def check_render_mode(value: Any) -> str | None:

@@ -79,6 +79,7 @@ class ShootPontoonBankerEnv(PontoonSeatEnv):
         strict: bool = False,
         starting_chips: int = 1000,
         render_mode: str | None = None,
+        engine: str = "auto",
     ) -> None:
         rules = check_rules(rules)
         if rules.banker_play != "free":
@@ -93,6 +94,7 @@ class ShootPontoonBankerEnv(PontoonSeatEnv):
             rules, num_players, 0, players, banker_action_table(),
             deals_per_episode=deals_per_episode, illegal_action_penalty=illegal_action_penalty,
             strict=strict, starting_chips=starting_chips, render_mode=render_mode,
+            engine=engine, punters_argument=punters,
         )
 
     def _status(self) -> int:

@@ -7,7 +7,7 @@ turns views into observations and chips into rewards.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 import numpy as np
@@ -15,15 +15,19 @@ from gymnasium import spaces
 
 from ..actions import ActionKind, IllegalActionError, LegalMove
 from ..cards import parse_cards
+from ..engine.hand import Hand
 from ..engine.table import Phase, Table
 from ..engine.view import SeatView, seat_view
 from ..rules import CHIP_LIMIT, Rules
 from ..strategies import Strategy
 from .action_table import ActionTable
-from .arguments import check_bool, check_int, check_penalty, check_render_mode
+from .arguments import check_bool, check_engine, check_int, check_penalty, check_render_mode
 from .encoding import ObservationEncoder
 from .picture import keys_to_action, render_rgb
 from .render import render_text
+
+if TYPE_CHECKING:
+    from ..vector.engine import TableBatch
 
 AGENT, AUTO, NEXT_DEAL, OVER = range(4)
 """What ``_status`` says about the table: the agent decides, a table player decides, start the next
@@ -52,6 +56,8 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         strict: bool,
         starting_chips: int,
         render_mode: str | None,
+        engine: str,
+        punters_argument: Any,
     ) -> None:
         self.rules = rules
         self.num_players = num_players
@@ -67,7 +73,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         self.encoder = ObservationEncoder(rules, num_players, self.starting_chips)
         self.action_space = spaces.Discrete(len(action_table))
         self.observation_space = spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
-        self.table: Table | None = None
+        self._table: Table | None = None
         self._rng: np.random.Generator | None = None
         self._deals = 0
         self._terminal = False
@@ -81,6 +87,42 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         net chips."""
         self._mask = np.zeros(len(action_table), dtype=bool)
         self._last_message = ""
+        self.engine = check_engine(engine)
+        self._batch = self._batched_engine(punters_argument)
+        self._batched = False
+        """Whether the episode under way runs on the batched engine."""
+
+    def _batched_engine(self, punters_argument: Any) -> TableBatch | None:
+        """One table of the batched engine, which then plays the episodes (the kernel that
+        ``gym.make_vec`` steps, ``tests/vector`` holds it to the Table step by step), or None where
+        the Table plays them: ``engine="table"``, a ``render_mode`` (only the Table is drawn), or
+        under ``"auto"`` a table the batched engine cannot play (an arbitrary Python Strategy)."""
+        if self.engine == "table" or (self.engine == "auto" and self.render_mode is not None):
+            return None
+        if self.render_mode is not None:
+            raise ValueError(f"engine = 'batched' with render_mode = {self.render_mode!r}: only the table engine "
+                             "renders; use engine='auto' or 'table'")
+        from ..vector.engine import TableBatch  # here: the vector package imports this module
+        from ..vector.env import player_arguments
+        try:
+            return TableBatch(self, 1, player_arguments(self, {"punters": punters_argument}))
+        except ValueError as error:
+            if self.engine == "batched":
+                raise ValueError(f"engine = 'batched': {error}") from None
+            return None
+
+    @property
+    def table(self) -> Table | None:
+        """The episode's :class:`Table` (the reference engine, with its event log); None before the
+        first reset. An episode on the batched engine has none (``view`` still works)."""
+        if self._batched:
+            raise RuntimeError("this episode runs on the batched engine, which keeps no Table: make the env "
+                               "with engine='table' to read env.table (env.view works with either engine)")
+        return self._table
+
+    @table.setter
+    def table(self, table: Table | None) -> None:
+        self._table = table
 
     # ------------------------------------------------------------------ hooks
     def _status(self) -> int:
@@ -92,6 +134,9 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
     ) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
         stacked = self._stacked_option(options)
+        if self._batch is not None and stacked is None:
+            return self._reset_batched(carry=seed is None and self._batched)
+        self._batched = False
         previous = self.table
         self.table = Table(self.rules, self.num_players, rng=self._child_rng(),
                            starting_chips=self.starting_chips, banker=0)
@@ -117,26 +162,18 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
-        if self.table is None:
+        if self._table is None and not self._batched:
             raise RuntimeError("call reset() before step()")
         if self._terminal:
             raise RuntimeError("the episode is over: call reset() before step()")
         index = self._index(action)
-        penalty = 0.0
         illegal = not self._mask[index]
         if illegal:
-            legal_indices = np.flatnonzero(self._mask)
-            meaning = self.action_table.entries[index].label
-            if self.strict:
-                raise IllegalActionError(
-                    f"index {index} ({meaning})", self._view.legal,
-                    f"legal indices: {self.action_table.describe(legal_indices)}",
-                )
-            self._last_message = (
-                f"illegal action {index} ({meaning}); legal were "
-                f"{self.action_table.describe(legal_indices)}: the hand in play is forfeited and the "
-                "episode ends"
-            )
+            self._refuse(index)
+        if self._batched:
+            return self._step_batched(index, illegal)
+        penalty = 0.0
+        if illegal:
             self._forfeit()
             penalty = self.illegal_action_penalty
             terminated = True
@@ -164,7 +201,11 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
 
     def render(self) -> str | np.ndarray | None:
         """``"ansi"``: the text picture; ``"human"``: that text, printed; ``"rgb_array"``: a picture
-        of the table as a ``(540, 960, 3)`` uint8 array (Pillow, the ``render`` extra)."""
+        of the table as a ``(540, 960, 3)`` uint8 array (Pillow, the ``render`` extra). The picture
+        is the Table's: an env made with a ``render_mode`` plays on it."""
+        if self._batched:
+            raise RuntimeError("render() draws the Table, and this env runs on the batched engine: make it with "
+                               "a render_mode (or engine='table')")
         if self.table is None:
             raise RuntimeError("call reset() before render()")
         if self.render_mode == "rgb_array":
@@ -179,6 +220,50 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         """Keys for ``gymnasium.utils.play.play(env, wait_on_player=True)``: ``0``-``9`` then ``a``-``z``
         play action indices 0, 1, ...; the rgb_array picture shows the key of each legal action."""
         return keys_to_action(self)
+
+    def _refuse(self, index: int) -> None:
+        """An illegal action: raise (strict; nothing changes) or say what happens to it."""
+        legal_indices = np.flatnonzero(self._mask)
+        meaning = self.action_table.entries[index].label
+        if self.strict:
+            raise IllegalActionError(
+                f"index {index} ({meaning})", self.view.legal,
+                f"legal indices: {self.action_table.describe(legal_indices)}",
+            )
+        self._last_message = (
+            f"illegal action {index} ({meaning}); legal were "
+            f"{self.action_table.describe(legal_indices)}: the hand in play is forfeited and the "
+            "episode ends"
+        )
+
+    # ------------------------------------------------------------------ the batched engine
+    def _reset_batched(self, carry: bool) -> tuple[np.ndarray, dict]:
+        """A new episode on the batched engine; ``carry``: a persistent shoe carries over (the last
+        episode ran there too, and the reset has no seed)."""
+        self._batched = True
+        self._stacked_episode = False
+        self._table = None
+        self._batch.reset(self.np_random, carry=carry)
+        self._terminal = False
+        self._last_message = ""
+        self._read_batch()
+        return self._batch.obs[0].copy(), self._info()
+
+    def _step_batched(self, index: int, illegal: bool) -> tuple[np.ndarray, float, bool, bool, dict]:
+        batch = self._batch
+        batch.step(np.array([index], dtype=np.int64), np.zeros(1, dtype=np.bool_), self.np_random)
+        self._terminal = bool(batch.terminated[0])
+        self._read_batch()
+        info = self._info()
+        if illegal:
+            info["illegal_action"] = True
+            info["message"] = self._last_message
+        return batch.obs[0].copy(), float(batch.rewards[0]), self._terminal, False, info
+
+    def _read_batch(self) -> None:
+        self._mask = self._batch.mask[0].copy()
+        self._deals = int(self._batch.deals[0])
+        self._view = None  # built when asked for (view)
 
     # ------------------------------------------------------------------ the table
     def _child_rng(self) -> np.random.Generator:
@@ -296,9 +381,32 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
     @property
     def view(self) -> SeatView:
         """The agent seat's current :class:`SeatView` (what the observation encodes)."""
+        if self._view is None and self._batched:
+            from ..vector.readout import batch_seat_view
+            self._view = batch_seat_view(self._batch, self.rules)
         if self._view is None:
             raise RuntimeError("call reset() first")
         return self._view
+
+    def hands(self) -> list[Hand]:
+        """Every punter hand at the table now, face-down cards too (for records once the deal is
+        settled, not for the agent: its ``view`` holds what it may see), on either engine."""
+        if self._batched:
+            from ..vector.readout import batch_hands
+            return batch_hands(self._batch)
+        if self._table is None:
+            raise RuntimeError("call reset() first")
+        return self._table.hands
+
+    @property
+    def bank_turnovers(self) -> int:
+        """Times the bank has turned over (the Shoot emptied) in this episode, on either engine."""
+        if self._batched:
+            from ..vector.layout import T_TURNOVERS
+            return int(self._batch.t[0, T_TURNOVERS])
+        if self._table is None:
+            raise RuntimeError("call reset() first")
+        return self._table.turnovers
 
     @property
     def last_message(self) -> str:

@@ -115,6 +115,7 @@ class ShootPontoonEnv(PontoonSeatEnv):
         strict: bool = False,
         starting_chips: int = 1000,
         render_mode: str | None = None,
+        engine: str = "auto",
     ) -> None:
         rules = check_rules(rules)
         num_players = check_players(num_players)
@@ -128,6 +129,7 @@ class ShootPontoonEnv(PontoonSeatEnv):
             punter_action_table(rules, stake_levels, shoot_bet_levels, buy_levels),
             deals_per_episode=deals_per_episode, illegal_action_penalty=illegal_action_penalty,
             strict=strict, starting_chips=starting_chips, render_mode=render_mode,
+            engine=engine, punters_argument=punters,
         )
 
     @property

@@ -253,7 +253,7 @@ class ShootPontoonVectorEnv(PontoonVectorEnv):
                       deals_per_episode=deals_per_episode, agent_banker=agent_banker,
                       illegal_action_penalty=illegal_action_penalty, strict=strict,
                       starting_chips=starting_chips)
-        super().__init__(ShootPontoonEnv(**kwargs), num_envs, kwargs, autoreset_mode=autoreset_mode, copy=copy)
+        super().__init__(ShootPontoonEnv(**kwargs, engine="table"), num_envs, kwargs, autoreset_mode=autoreset_mode, copy=copy)
 
 
 class ShootPontoonBankerVectorEnv(PontoonVectorEnv):
@@ -297,5 +297,5 @@ class ShootPontoonBankerVectorEnv(PontoonVectorEnv):
         kwargs = dict(rules=rules, num_players=num_players, punters=punters,
                       deals_per_episode=deals_per_episode, illegal_action_penalty=illegal_action_penalty,
                       strict=strict, starting_chips=starting_chips)
-        super().__init__(ShootPontoonBankerEnv(**kwargs), num_envs, kwargs, autoreset_mode=autoreset_mode,
+        super().__init__(ShootPontoonBankerEnv(**kwargs, engine="table"), num_envs, kwargs, autoreset_mode=autoreset_mode,
                          copy=copy)

@@ -8,7 +8,6 @@ import shoot_pontoon_env.envs  # noqa: F401
 from agents import RandomAgent, StrategyAgent, agent_names, make_agent
 from agents.as_player import AgentPlayer
 from agents.base import EnvContext
-from shoot_pontoon_env.engine.view import seat_view
 from shoot_pontoon_env.strategies import STRATEGIES
 
 PUNTER_ENVS = [("ShootPontoon-v0", {}), ("ShootPontoon-Casino-v0", {"num_players": 2}),
@@ -57,7 +56,7 @@ def test_a_strategy_agent_acts_exactly_like_the_table_player_it_wraps():
             while not done:
                 rng_a, rng_b = np.random.default_rng(i), np.random.default_rng(i)
                 index = agent.act(obs, info["action_mask"], rng_a)
-                view = seat_view(base.table, base.seat)
+                view = base.view
                 expected = base.action_table.to_index(agent.strategy.act(view, rng_b), view)
                 assert index == expected
                 obs, _, terminated, truncated, info = env.step(index)

@@ -33,6 +33,22 @@ def make(env_id: str = "ShootPontoon-v0", **kwargs):
     return gym.make(env_id, **kwargs).unwrapped
 
 
+ENGINES = ("table", "batched")
+"""The scalar env's two engines (``engine=``): tests of chips and rewards run on both."""
+
+
+def total_chips(env) -> int:
+    """Every chip at the env's table, on either engine."""
+    return int(env._batch.total_chips()[0]) if env._batched else env.table.total_chips
+
+
+def net_chips(env) -> int:
+    """The agent seat's chips won or lost in the episode, on either engine."""
+    if env._batched:
+        return int(env._batch.wealth(env.seat)[0]) - env.starting_chips
+    return env.table.net_position(env.seat)
+
+
 def index(env, kind: ActionKind, amount: int = 0) -> int:
     return env.action_table.index_of(kind, amount)
 
@@ -46,7 +62,7 @@ def random_masked_episode(env, rng: np.random.Generator, seed: int | None = None
     """Play one episode with uniformly random legal actions, checking after every step that chips
     are conserved; the rewards must add up to the seat's net chips. Returns (reward sum, steps)."""
     obs, info = env.reset(seed=seed)
-    total_chips = env.table.total_chips
+    chips = total_chips(env)
     reward_sum, steps, terminated = 0.0, 0, False
     while not terminated:
         assert obs in env.observation_space
@@ -54,11 +70,11 @@ def random_masked_episode(env, rng: np.random.Generator, seed: int | None = None
         assert legal.size > 0 and np.array_equal(info["action_mask"], env.action_masks())
         obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
         assert not truncated and isinstance(reward, float) and not info["illegal_action"]
-        assert env.table.total_chips == total_chips, "chips not conserved"
-        assert env.table.shoot >= 0
+        assert total_chips(env) == chips, "chips not conserved"
+        assert env.view.shoot >= 0
         reward_sum += reward
         steps += 1
-    net = env.table.net_position(env.seat) / env.rules.base_stake
+    net = net_chips(env) / env.rules.base_stake
     assert abs(reward_sum - net) < 1e-3 * max(1.0, abs(net))
     assert info["action_mask"].all() and env.action_masks().all()  # over: any action, ignored by the reset
     return reward_sum, steps

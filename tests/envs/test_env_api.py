@@ -22,6 +22,7 @@ def test_gymnasium_and_sb3_checkers_pass_with_warnings_as_errors(config, capsys)
         warnings.simplefilter("error")
         check_env(gym.make(env_id, **kwargs).unwrapped)  # renders every mode ("human" prints)
         sb3_check_env(gym.make(env_id, **kwargs).unwrapped)
+        check_env(gym.make(env_id, engine="table", **kwargs).unwrapped)
         sb3_check_env(gym.make(env_id, render_mode="ansi", **kwargs).unwrapped, skip_render_check=False)
         check_env(gym.make(env_id, render_mode="rgb_array", **kwargs).unwrapped)  # checks the picture's array
         sb3_check_env(gym.make(env_id, render_mode="rgb_array", **kwargs).unwrapped, skip_render_check=False)

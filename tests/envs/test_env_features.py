@@ -8,7 +8,6 @@ import pytest
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 from shoot_pontoon_env.cards import best_total
-from shoot_pontoon_env.engine.view import seat_view
 from shoot_pontoon_env.envs import encoding as enc
 from shoot_pontoon_env.envs.features import COMPACT_SIZE, MAX_TOTAL, CompactObservation, compact_observation
 
@@ -23,7 +22,7 @@ def masked_random_play(env, steps, seed):
     rng = np.random.default_rng(seed)
     obs, info = env.reset(seed=seed)
     for _ in range(steps):
-        yield obs, seat_view(env.unwrapped.table, env.unwrapped.seat)
+        yield obs, env.unwrapped.view
         obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
         if terminated or truncated:
             obs, info = env.reset()

@@ -5,7 +5,7 @@ import pickle
 
 import numpy as np
 import pytest
-from env_helpers import CONFIGS, config_id, make, random_masked_episode
+from env_helpers import CONFIGS, ENGINES, config_id, make, net_chips, random_masked_episode, total_chips
 
 from shoot_pontoon_env.engine import Phase
 from shoot_pontoon_env.envs import encoding as enc
@@ -37,18 +37,20 @@ def trajectory(env, seed, actions_seed, steps=60):
     return out
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("config", CONFIGS + SESSION_CONFIGS[:1] + SESSION_CONFIGS[3:4], ids=config_id)
-def test_seeded_reset_and_steps_are_deterministic(config):
+def test_seeded_reset_and_steps_are_deterministic(config, engine):
     env_id, kwargs = config
-    first = trajectory(make(env_id, **kwargs), seed=7, actions_seed=1)
-    assert trajectory(make(env_id, **kwargs), seed=7, actions_seed=1) == first
-    assert trajectory(make(env_id, **kwargs), seed=8, actions_seed=1) != first
+    first = trajectory(make(env_id, engine=engine, **kwargs), seed=7, actions_seed=1)
+    assert trajectory(make(env_id, engine=engine, **kwargs), seed=7, actions_seed=1) == first
+    assert trajectory(make(env_id, engine=engine, **kwargs), seed=8, actions_seed=1) != first
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("config", CONFIGS[:1] + SESSION_CONFIGS[1:2] + SESSION_CONFIGS[3:4], ids=config_id)
-def test_a_live_env_survives_deepcopy_and_pickle_and_continues_identically(config):
+def test_a_live_env_survives_deepcopy_and_pickle_and_continues_identically(config, engine):
     env_id, kwargs = config
-    env = make(env_id, **kwargs)
+    env = make(env_id, engine=engine, **kwargs)
     rng = np.random.default_rng(0)
     obs, info = env.reset(seed=3)
     for _ in range(5):
@@ -75,11 +77,11 @@ def test_a_live_env_survives_deepcopy_and_pickle_and_continues_identically(confi
         assert run(clone) == expected
 
 
-def play_random_steps(config, steps: int, seed: int, reseed_every: int) -> None:
+def play_random_steps(config, steps: int, seed: int, reseed_every: int, engine: str = "table") -> None:
     """Random masked episodes (each checking chips and rewards) until ``steps`` steps; every
     ``reseed_every``-th episode is reset with a seed, the others carry the shoe on."""
     env_id, kwargs = config
-    env = make(env_id, **kwargs)
+    env = make(env_id, engine=engine, **kwargs)
     rng = np.random.default_rng(seed)
     played, episode = 0, 0
     while played < steps:
@@ -87,29 +89,31 @@ def play_random_steps(config, steps: int, seed: int, reseed_every: int) -> None:
         episode += 1
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("config", CONFIGS + SESSION_CONFIGS, ids=config_id)
-def test_random_masked_play_conserves_chips(config):
-    play_random_steps(config, 2_000, seed=0, reseed_every=10)
+def test_random_masked_play_conserves_chips(config, engine):
+    play_random_steps(config, 2_000, seed=0, reseed_every=10, engine=engine)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("config", CONFIGS[:1] + CONFIGS[3:4] + SESSION_CONFIGS[:1], ids=config_id)
-def test_random_unmasked_play_forfeits_conserving_chips(config):
+def test_random_unmasked_play_forfeits_conserving_chips(config, engine):
     env_id, kwargs = config
-    env = make(env_id, illegal_action_penalty=2.0, **kwargs)
+    env = make(env_id, illegal_action_penalty=2.0, engine=engine, **kwargs)
     rng = np.random.default_rng(0)
     illegal = 0
     for episode in range(150):
         obs, info = env.reset(seed=episode)
-        total, terminated, rewards = env.table.total_chips, False, 0.0
+        total, terminated, rewards = total_chips(env), False, 0.0
         while not terminated:
             obs, reward, terminated, _, info = env.step(int(rng.integers(env.action_space.n)))
             rewards += reward
-            assert env.table.total_chips == total and obs in env.observation_space
+            assert total_chips(env) == total and obs in env.observation_space
         if info["illegal_action"]:
             illegal += 1
-            assert env.table.phase in (Phase.BANK_DECISION, Phase.DEAL_OVER)
+            assert env.view.phase in (Phase.BANK_DECISION, Phase.DEAL_OVER)
             assert "illegal action" in info["message"]
-            net = env.table.net_position(env.seat) / env.rules.base_stake
+            net = net_chips(env) / env.rules.base_stake
             assert rewards == pytest.approx(net - 2.0)
     assert illegal > 50
 

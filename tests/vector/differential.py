@@ -15,6 +15,7 @@ import numpy as np
 
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
 from shoot_pontoon_env.engine import table as table_module
+from shoot_pontoon_env.engine.view import SeatView
 from shoot_pontoon_env.shoe import Shoe
 from shoot_pontoon_env.strategies import Strategy
 from shoot_pontoon_env.vector import kernel
@@ -22,6 +23,7 @@ from shoot_pontoon_env.vector.engine import TableBatch
 from shoot_pontoon_env.vector.env import player_arguments
 from shoot_pontoon_env.vector.layout import AP_NONE
 from shoot_pontoon_env.vector.policy import NO_POLICY, BatchPlayer
+from shoot_pontoon_env.vector.readout import batch_hands, batch_seat_view
 
 
 class RecordingShoe(Shoe):
@@ -45,7 +47,7 @@ class Differential:
 
     def __init__(self, env_id: str, kwargs: dict[str, Any], num_tables: int, seed: int,
                  illegal_rate: float = 0.02, agent: Strategy | None = None) -> None:
-        self.envs = [gym.make(env_id, **kwargs).unwrapped for _ in range(num_tables)]
+        self.envs = [gym.make(env_id, **kwargs, engine="table").unwrapped for _ in range(num_tables)]
         self.agent = agent
         player = BatchPlayer.of_strategy(agent, self.envs[0].rules) if agent is not None else None
         if agent is not None and player is None:
@@ -151,6 +153,16 @@ class Differential:
         assert table.wealth(env.seat) == batch.wealth(env.seat)[i], f"{where}: the seat's wealth differs"
         hands = batch.hands_of(i)
         assert len(hands) == len(table.hands), f"{where}: number of hands differs"
+        assert batch_hands(batch, i) == table.hands, f"{where}: hands differ"
+        view = batch_seat_view(batch, env.rules, i)
+        assert views_equal(view, env.view), f"{where}: the seat's view differs:\n{view}\n{env.view}"
+
+
+def views_equal(a: SeatView, b: SeatView) -> bool:
+    """Field by field, with the same types (the rank counts as int64 arrays)."""
+    return all(type(x) is type(y) and (np.array_equal(x, y) and x.dtype == y.dtype if isinstance(x, np.ndarray)
+                                       else x == y and (not isinstance(x, tuple) or views_equal(x, y)))
+               for x, y in zip(a, b, strict=True))
 
 
 def run_differential(env_id: str, kwargs: dict[str, Any], *, tables: int, seed: int, steps: int | None = None,

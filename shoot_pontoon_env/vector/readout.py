@@ -1,0 +1,95 @@
+"""A table of the batched engine read back as the scalar engine's objects: its hands as
+:class:`Hand` and the agent seat's :class:`SeatView`, for a scalar env whose episode runs on the
+batched engine (its ``view``, and the evaluation's record of each hand).
+
+The view is the one :func:`shoot_pontoon_env.engine.view.seat_view` builds from a Table, with the
+env's own changes (the banker seat's acknowledgement, no legal moves once the episode is over);
+``tests/vector`` compares the two at every step. The legal moves, the pending hand and the Shoot's
+room come from the kernel's own functions, so no rule is restated here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..actions import ActionKind, LegalMove
+from ..cards import best_total
+from ..engine.hand import Hand
+from ..engine.table import Phase
+from ..engine.view import HandView, SeatView
+from ..rules import SHOOT_BET_POINTS, Rules
+from .engine import TableBatch
+from .kernel import I64, MOVE, ROWS, agent_moves, current_hand, jit, shoot_bet_point, shoot_capacity
+from .layout import (
+    C_PLAYERS, C_SEAT, H_BOX, H_BUYS, H_CARDS, H_DONE, H_DOUBLED, H_FOURTH_OFFERED, H_FROM_SPLIT, H_ORIGINAL,
+    H_RESHUFFLED, H_RESULT, H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, H_TWISTS, H_WON_FROM_SHOOT, K_O_BC, K_O_BU,
+    K_O_SEEN, MAX_HAND_CARDS, MAX_MOVES, T_BANKER, T_BANKER_CARDS, T_PHASE, T_RESERVE, T_SHOE_SIZE, T_SHOOT,
+)
+
+F_CURRENT, F_CAPACITY, F_POINT, F_MOVES = range(4)
+FIELDS = F_MOVES + 1
+"""The kernel's answer: the pending hand (-1: none), the Shoot's room, the open betting point (-1:
+none), the number of legal moves, then (kind, low, high) per move."""
+
+
+@jit(ROWS, I64, I64, entry=True)
+def view_fields(t, k8, c, out):
+    """The parts of the agent's view that follow from the rules (see ``FIELDS``)."""
+    current = current_hand(t, c)
+    out[F_CURRENT] = current
+    out[F_CAPACITY] = shoot_capacity(t, c)
+    out[F_POINT] = shoot_bet_point(t, c) if current >= 0 else -1
+    out[F_MOVES] = agent_moves(t, k8, c, out[FIELDS:])
+
+
+def batch_hands(batch: TableBatch, table: int = 0) -> list[Hand]:
+    """The hands of table ``table``, in the table's order, as the Table holds them."""
+    k8, layout = batch.k8[table], batch.layout
+    hands = []
+    for k, row in enumerate(batch.hands_of(table).tolist()):
+        start = k * MAX_HAND_CARDS
+        cards = k8[layout.hc + start:][:row[H_CARDS]].tolist()
+        face_up = [bool(up) for up in k8[layout.hu + start:][:len(cards)].tolist()]
+        hands.append(Hand(
+            row[H_SEAT], row[H_BOX], row[H_ORIGINAL], row[H_STAKE], cards, face_up, row[H_SHOOT_BET], row[H_BUYS],
+            row[H_TWISTS], bool(row[H_DOUBLED]), bool(row[H_FROM_SPLIT]), bool(row[H_FOURTH_OFFERED]),
+            bool(row[H_DONE]), bool(row[H_SETTLED]), row[H_RESULT], row[H_WON_FROM_SHOOT], bool(row[H_RESHUFFLED]),
+        ))
+    return hands
+
+
+def batch_seat_view(batch: TableBatch, rules: Rules, table: int = 0) -> SeatView:
+    """The agent seat's view at table ``table`` of ``batch`` (whose env has ``rules``)."""
+    t, k8, c = batch.t[table], batch.k8[table], batch.config.c
+    out = np.zeros(FIELDS + MOVE * (MAX_MOVES + 2), dtype=np.int64)
+    view_fields(t, k8, c, out)
+    current, capacity, point, moves = out[:FIELDS].tolist()
+    seat, banker = int(c[C_SEAT]), int(t[T_BANKER])
+    counts = k8[K_O_SEEN:K_O_SEEN + 13].tolist()
+    hands = []
+    for hand in batch_hands(batch, table):
+        cards = hand.cards
+        visible = tuple(cards) if hand.seat == seat else tuple(c for c, up in zip(cards, hand.face_up) if up)
+        if not hand.reshuffled:
+            for card in visible:
+                counts[card >> 2] += 1
+        hands.append(HandView(
+            hand.seat, visible, len(cards) - len(visible), hand.stake, hand.original_stake, hand.shoot_bet,
+            hand.buys, hand.twists, hand.doubled, hand.from_split, hand.done, hand.settled,
+            hand.settled and best_total(cards)[0] > 21, hand.result,
+        ))
+    dealt = int(t[T_BANKER_CARDS])
+    banker_cards = k8[K_O_BC:K_O_BC + dealt].tolist()
+    if seat != banker:
+        shown = k8[K_O_BU:K_O_BU + dealt].tolist()
+        banker_cards = [card for card, up in zip(banker_cards, shown) if up]
+    for card in banker_cards:
+        counts[card >> 2] += 1
+    legal = tuple(LegalMove(ActionKind(kind), low, high)
+                  for kind, low, high in out[FIELDS:FIELDS + MOVE * moves].reshape(moves, MOVE).tolist())
+    return SeatView(
+        seat, seat == banker, banker, rules, Phase(int(t[T_PHASE])), legal, int(t[T_SHOOT]), capacity,
+        int(t[T_RESERVE]), SHOOT_BET_POINTS[point] if point >= 0 else None, current if current >= 0 else None,
+        tuple(hands), tuple(banker_cards), dealt - len(banker_cards), np.array(counts, dtype=np.int64),
+        int(t[T_SHOE_SIZE]), int(t[batch.layout.bal + seat]), int(c[C_PLAYERS]),
+    )
