@@ -1,4 +1,6 @@
-"""Scalar env speed beside Gymnasium's Blackjack-v1, in one process: steps per second of CPU time.
+"""Scalar env speed beside Gymnasium's Blackjack-v1, in one process: steps per second of CPU time,
+on each of the scalar env's engines (``engine="batched"``, what ``gym.make`` runs by default, and
+``engine="table"``), every env as ``gym.make`` returns it (with its wrappers), random masked actions.
 
 Run: ``.venv/bin/python benchmarks/scalar_env_speed.py``; to compare with another checkout (e.g. a
 ``git worktree`` of main), run it with ``PYTHONPATH=<that checkout>`` and this one alternately, as
@@ -16,8 +18,8 @@ import numpy as np
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
 
 
-def scalar_rate(env_id: str, steps: int) -> float:
-    env = gym.make(env_id).unwrapped
+def scalar_rate(env_id: str, steps: int, **kwargs) -> float:
+    env = gym.make(env_id, **kwargs)
     rng = np.random.default_rng(0)
     _, info = env.reset(seed=0)
     start = time.process_time()
@@ -48,8 +50,10 @@ def main(argv: list[str] | None = None) -> int:
     reference = blackjack_rate(5 * args.steps)
     print(f"Blackjack-v1: {reference:,.0f} steps/s")
     for env_id in ("ShootPontoon-v0", "ShootPontoon-Playtech-v0", "ShootPontoonBanker-v0"):
-        rate = scalar_rate(env_id, args.steps)
-        print(f"{env_id}: {rate:,.0f} steps/s, {rate / reference:.3f} x Blackjack-v1")
+        rates = {engine: scalar_rate(env_id, args.steps, engine=engine) for engine in ("batched", "table")}
+        print(f"{env_id}: " + ", ".join(f"{engine} {rate:,.0f} steps/s ({rate / reference:.3f} x Blackjack-v1)"
+                                        for engine, rate in rates.items())
+              + f"; batched / table {rates['batched'] / rates['table']:.1f}")
     return 0
 
 

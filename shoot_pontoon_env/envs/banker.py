@@ -63,10 +63,11 @@ class ShootPontoonBankerEnv(PontoonSeatEnv):
     - ``num_players``: seats at the table, 2..10. Default 4.
     - ``punters``: the punters' strategy, or one per punter seat. Default ``"tips"``.
     - ``deals_per_episode``, ``illegal_action_penalty``, ``strict``, ``starting_chips``,
-      ``render_mode``: as in ``ShootPontoon-v0``.
+      ``render_mode``, ``engine``: as in ``ShootPontoon-v0``.
 
     ## Version History
     - v0: initial version (package 0.1); package 0.2 leaves the banker seat's game unchanged.
+    - v0, package 0.3: ``engine``, as in ``ShootPontoon-v0`` (a seed deals other cards than in 0.2).
     """
 
     def __init__(

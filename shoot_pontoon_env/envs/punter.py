@@ -91,12 +91,20 @@ class ShootPontoonEnv(PontoonSeatEnv):
     - ``starting_chips``: each seat's chips at the start (default 1000).
     - ``render_mode``: ``None``, ``"ansi"`` (render returns text), ``"human"`` (prints it) or
       ``"rgb_array"`` (a picture of the table, drawn with Pillow: the ``render`` extra).
+    - ``engine``: ``"auto"`` (default), ``"batched"`` or ``"table"``: what plays the episodes. The batched
+      engine at one table (the kernel of ``gym.make_vec``; about 6x the Table's speed) or the Table (the
+      readable reference, with its event log and pictures). ``"auto"`` takes the batched engine unless
+      a ``render_mode`` is set or a table player is a Python Strategy it cannot play; a stacked reset
+      plays on the Table. The same game on both (``tests/vector``); the same seed deals other cards.
 
     ## Version History
     - v0: initial version (package 0.1).
     - v0, package 0.2: the ``casino`` and ``playtech`` presets follow the published game (a soft 21
       of three or four cards may draw; the dealer's five cards are a Five Card Trick), which changes
       ``ShootPontoon-Casino-v0`` and ``ShootPontoon-Playtech-v0``; ``ShootPontoon-v0`` plays as before.
+    - v0, package 0.3: ``engine`` (default ``"auto"``): episodes run on the batched engine, the same
+      game with a different shuffle, so a seed deals other cards than in 0.2 (``engine="table"``
+      replays 0.2's episodes).
     """
 
     def __init__(

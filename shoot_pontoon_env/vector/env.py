@@ -58,6 +58,17 @@ def _check_autoreset(mode: Any) -> AutoresetMode:
     return mode
 
 
+def _check_no_render_on(render_mode: Any, engine: Any) -> None:
+    """The batch neither renders nor runs another engine (``engine``: the scalar env's argument, so that
+    the same keyword arguments make both; "auto" and "batched" are what the batch is)."""
+    if render_mode is not None:
+        raise ValueError(f"render_mode = {render_mode!r}: the batched env does not render; use the "
+                         "scalar env (gym.make) to watch a table")
+    if engine not in ("auto", "batched"):
+        raise ValueError(f"engine = {engine!r}: gym.make_vec's env is the batched engine ('auto' or 'batched'); "
+                         "for scalar envs on the table engine use vectorization_mode='sync' with engine='table'")
+
+
 class PontoonVectorEnv(VectorEnv):
     """``num_envs`` tables of one seat env, stepped together by the batched engine.
 
@@ -230,8 +241,8 @@ class ShootPontoonVectorEnv(PontoonVectorEnv):
     ## Arguments
     ``num_envs``, every argument of ``ShootPontoonEnv`` (table players by name, or as the library's
     rule-based classes: an arbitrary Python ``Strategy`` is refused, naming its argument; no
-    ``render_mode``), ``autoreset_mode`` and ``copy`` (return copies of the observation buffer; False
-    returns the buffer itself, rewritten by the next call).
+    ``render_mode``; ``engine`` only ``"auto"`` or ``"batched"``), ``autoreset_mode`` and ``copy`` (return
+    copies of the observation buffer; False returns the buffer itself, rewritten by the next call).
 
     ## Version History
     - v0: the batched engine (package 0.2), the ids' ``vector_entry_point``.
@@ -244,10 +255,8 @@ class ShootPontoonVectorEnv(PontoonVectorEnv):
                  buy_levels: Sequence[float] | None = None, deals_per_episode: int = 1,
                  agent_banker: str | Strategy = "stand17", illegal_action_penalty: float = 1.0,
                  strict: bool = False, starting_chips: int = 1000, render_mode: str | None = None,
-                 autoreset_mode: Any = AutoresetMode.NEXT_STEP, copy: bool = True) -> None:
-        if render_mode is not None:
-            raise ValueError(f"render_mode = {render_mode!r}: the batched env does not render; use the "
-                             "scalar env (gym.make) to watch a table")
+                 engine: str = "batched", autoreset_mode: Any = AutoresetMode.NEXT_STEP, copy: bool = True) -> None:
+        _check_no_render_on(render_mode, engine)
         kwargs = dict(rules=rules, num_players=num_players, seat=seat, banker=banker, punters=punters,
                       stake_levels=stake_levels, shoot_bet_levels=shoot_bet_levels, buy_levels=buy_levels,
                       deals_per_episode=deals_per_episode, agent_banker=agent_banker,
@@ -280,7 +289,8 @@ class ShootPontoonBankerVectorEnv(PontoonVectorEnv):
 
     ## Arguments
     ``num_envs``, every argument of ``ShootPontoonBankerEnv`` (punters by name or as the library's
-    rule-based classes; no ``render_mode``), ``autoreset_mode`` and ``copy``.
+    rule-based classes; no ``render_mode``; ``engine`` only ``"auto"`` or ``"batched"``), ``autoreset_mode``
+    and ``copy``.
 
     ## Version History
     - v0: the batched engine (package 0.2), the id's ``vector_entry_point``.
@@ -289,11 +299,9 @@ class ShootPontoonBankerVectorEnv(PontoonVectorEnv):
     def __init__(self, num_envs: int = 1, rules: str | Rules = "shoot", num_players: int = 4,
                  punters: str | Strategy | Sequence[str | Strategy] = "tips", deals_per_episode: int = 1,
                  illegal_action_penalty: float = 1.0, strict: bool = False, starting_chips: int = 1000,
-                 render_mode: str | None = None, autoreset_mode: Any = AutoresetMode.NEXT_STEP,
-                 copy: bool = True) -> None:
-        if render_mode is not None:
-            raise ValueError(f"render_mode = {render_mode!r}: the batched env does not render; use the "
-                             "scalar env (gym.make) to watch a table")
+                 render_mode: str | None = None, engine: str = "batched",
+                 autoreset_mode: Any = AutoresetMode.NEXT_STEP, copy: bool = True) -> None:
+        _check_no_render_on(render_mode, engine)
         kwargs = dict(rules=rules, num_players=num_players, punters=punters,
                       deals_per_episode=deals_per_episode, illegal_action_penalty=illegal_action_penalty,
                       strict=strict, starting_chips=starting_chips)

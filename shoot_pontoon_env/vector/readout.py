@@ -23,7 +23,7 @@ from .kernel import I64, MOVE, ROWS, agent_moves, current_hand, jit, shoot_bet_p
 from .layout import (
     C_PLAYERS, C_SEAT, H_BOX, H_BUYS, H_CARDS, H_DONE, H_DOUBLED, H_FOURTH_OFFERED, H_FROM_SPLIT, H_ORIGINAL,
     H_RESHUFFLED, H_RESULT, H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, H_TWISTS, H_WON_FROM_SHOOT, K_O_BC, K_O_BU,
-    K_O_SEEN, MAX_HAND_CARDS, MAX_MOVES, T_BANKER, T_BANKER_CARDS, T_PHASE, T_RESERVE, T_SHOE_SIZE, T_SHOOT,
+    K_O_SEEN, MAX_HAND_CARDS, T_BANKER, T_BANKER_CARDS, T_PHASE, T_RESERVE, T_SHOE_SIZE, T_SHOOT,
 )
 
 F_CURRENT, F_CAPACITY, F_POINT, F_MOVES = range(4)
@@ -61,7 +61,7 @@ def batch_hands(batch: TableBatch, table: int = 0) -> list[Hand]:
 def batch_seat_view(batch: TableBatch, rules: Rules, table: int = 0) -> SeatView:
     """The agent seat's view at table ``table`` of ``batch`` (whose env has ``rules``)."""
     t, k8, c = batch.t[table], batch.k8[table], batch.config.c
-    out = np.zeros(FIELDS + MOVE * (MAX_MOVES + 2), dtype=np.int64)
+    out = np.zeros(FIELDS + MOVE * 8, dtype=np.int64)  # room for 8 moves, as the kernel's scratch_size
     view_fields(t, k8, c, out)
     current, capacity, point, moves = out[:FIELDS].tolist()
     seat, banker = int(c[C_SEAT]), int(t[T_BANKER])

@@ -155,6 +155,8 @@ def test_a_player_the_batch_cannot_play_is_refused_naming_its_argument(kwargs, a
 @pytest.mark.parametrize(("call", "message"), [
     (lambda: gym.make_vec("ShootPontoon-v0", num_envs=0), "num_envs = 0"),
     (lambda: gym.make_vec("ShootPontoon-v0", num_envs=2, render_mode="human"), "render_mode = 'human'"),
+    (lambda: gym.make_vec("ShootPontoon-v0", num_envs=2, engine="table"), "engine = 'table': gym.make_vec's env"),
+    (lambda: gym.make_vec("ShootPontoonBanker-v0", num_envs=2, engine=3), "engine = 3"),
     (lambda: gym.make_vec("ShootPontoon-v0", num_envs=2, autoreset_mode="Sometimes"), "autoreset_mode"),
     (lambda: gym.make_vec("ShootPontoon-v0", num_envs=2, copy="yes"), "copy = 'yes'"),
     (lambda: gym.make_vec("ShootPontoon-v0", num_envs=2, seat=7), "seat = 7"),
