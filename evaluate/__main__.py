@@ -24,7 +24,7 @@ def optimal_value(env: Any) -> float | None:
     base = env.unwrapped
     if isinstance(base, ShootPontoonBankerEnv):
         return None
-    banker = base.players[base.table.banker] if base.rules.banker_play == "free" else None
+    banker = base.banker_strategy if base.rules.banker_play == "free" else None
     allowance = shoot_allowance(EnvContext.of(env))
     try:
         if allowance:  # the optimum with its Shoot bets: stake part and Shoot part together

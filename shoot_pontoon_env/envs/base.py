@@ -88,15 +88,23 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         self._mask = np.zeros(len(action_table), dtype=bool)
         self._last_message = ""
         self.engine = check_engine(engine)
+        self._punters_argument = punters_argument
         self._batch = self._batched_engine(punters_argument)
+        self._batch_settings = self._settings()
         self._batched = False
         """Whether the episode under way runs on the batched engine."""
+
+    def _settings(self) -> tuple:
+        """The public attributes the batched engine's config copies when it is built: a reset after
+        one of them changed builds it anew, so that both engines read them live."""
+        return tuple(self.players), self.illegal_action_penalty, self.deals_per_episode
 
     def _batched_engine(self, punters_argument: Any) -> TableBatch | None:
         """One table of the batched engine, which then plays the episodes (the kernel that
         ``gym.make_vec`` steps, ``tests/vector`` holds it to the Table step by step), or None where
         the Table plays them: ``engine="table"``, a ``render_mode`` (only the Table is drawn), or
-        under ``"auto"`` a table the batched engine cannot play (an arbitrary Python Strategy)."""
+        under ``"auto"`` a table the batched engine cannot play (an arbitrary Python Strategy, or
+        chip counts that could pass its int32 limit)."""
         if self.engine == "table" or (self.engine == "auto" and self.render_mode is not None):
             return None
         if self.render_mode is not None:
@@ -134,6 +142,10 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
     ) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
         stacked = self._stacked_option(options)
+        if self.engine != "table" and self._settings() != self._batch_settings:
+            self._batch = self._batched_engine(self._punters_argument)
+            self._batch_settings = self._settings()
+            self._batched = False  # a new batch has no shoe to carry over
         if self._batch is not None and stacked is None:
             return self._reset_batched(carry=seed is None and self._batched)
         self._batched = False
@@ -388,15 +400,22 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
             raise RuntimeError("call reset() first")
         return self._view
 
+    @property
+    def engine_in_use(self) -> str:
+        """``"batched"`` or ``"table"``: the engine of the episode under way (before the first reset,
+        the one an episode without a stacked deal will use)."""
+        return "batched" if self._batched or (self._table is None and self._batch is not None) else "table"
+
     def hands(self) -> list[Hand]:
         """Every punter hand at the table now, face-down cards too (for records once the deal is
-        settled, not for the agent: its ``view`` holds what it may see), on either engine."""
+        settled, not for the agent: its ``view`` holds what it may see), on either engine; a new
+        list, whose hands are the Table's own on the table engine (read them, do not change them)."""
         if self._batched:
             from ..vector.readout import batch_hands
             return batch_hands(self._batch)
         if self._table is None:
             raise RuntimeError("call reset() first")
-        return self._table.hands
+        return list(self._table.hands)
 
     @property
     def bank_turnovers(self) -> int:

@@ -94,8 +94,9 @@ class ShootPontoonEnv(PontoonSeatEnv):
     - ``engine``: ``"auto"`` (default), ``"batched"`` or ``"table"``: what plays the episodes. The batched
       engine at one table (the kernel of ``gym.make_vec``; about 6x the Table's speed) or the Table (the
       readable reference, with its event log and pictures). ``"auto"`` takes the batched engine unless
-      a ``render_mode`` is set or a table player is a Python Strategy it cannot play; a stacked reset
-      plays on the Table. The same game on both (``tests/vector``); the same seed deals other cards.
+      a ``render_mode`` is set, a table player is a Python Strategy it cannot play, or chip counts
+      could pass its int32 limit; a stacked reset plays on the Table (``engine_in_use`` says which).
+      The same game on both (``tests/vector``); the same seed deals other cards.
 
     ## Version History
     - v0: initial version (package 0.1).
@@ -104,7 +105,7 @@ class ShootPontoonEnv(PontoonSeatEnv):
       ``ShootPontoon-Casino-v0`` and ``ShootPontoon-Playtech-v0``; ``ShootPontoon-v0`` plays as before.
     - v0, package 0.3: ``engine`` (default ``"auto"``): episodes run on the batched engine, the same
       game with a different shuffle, so a seed deals other cards than in 0.2 (``engine="table"``
-      replays 0.2's episodes).
+      replays 0.2's episodes); ``render()`` needs a ``render_mode`` (0.2 returned text without one).
     """
 
     def __init__(

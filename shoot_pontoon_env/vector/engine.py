@@ -57,7 +57,8 @@ def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: L
         raise ValueError(
             f"starting_chips = {env.starting_chips!r}, rules.max_stake = {rules.max_stake!r}, deals_per_episode = "
             f"{env.deals_per_episode!r}: chip counts of this table could pass {INT32_CHIPS:,}, the batched "
-            "engine's int32 limit; use smaller stakes, fewer deals or the scalar env")
+            "engine's int32 limit; use smaller stakes, fewer deals or the table engine (gym.make with "
+            "engine='table')")
     act_kind, act_amount, act_multiple = action_arrays(env.action_table)
     players = env.num_players
     actions = len(act_kind)

@@ -255,7 +255,7 @@ class ShootPontoonVectorEnv(PontoonVectorEnv):
                  buy_levels: Sequence[float] | None = None, deals_per_episode: int = 1,
                  agent_banker: str | Strategy = "stand17", illegal_action_penalty: float = 1.0,
                  strict: bool = False, starting_chips: int = 1000, render_mode: str | None = None,
-                 engine: str = "batched", autoreset_mode: Any = AutoresetMode.NEXT_STEP, copy: bool = True) -> None:
+                 autoreset_mode: Any = AutoresetMode.NEXT_STEP, copy: bool = True, engine: str = "batched") -> None:
         _check_no_render_on(render_mode, engine)
         kwargs = dict(rules=rules, num_players=num_players, seat=seat, banker=banker, punters=punters,
                       stake_levels=stake_levels, shoot_bet_levels=shoot_bet_levels, buy_levels=buy_levels,
@@ -299,8 +299,8 @@ class ShootPontoonBankerVectorEnv(PontoonVectorEnv):
     def __init__(self, num_envs: int = 1, rules: str | Rules = "shoot", num_players: int = 4,
                  punters: str | Strategy | Sequence[str | Strategy] = "tips", deals_per_episode: int = 1,
                  illegal_action_penalty: float = 1.0, strict: bool = False, starting_chips: int = 1000,
-                 render_mode: str | None = None, engine: str = "batched",
-                 autoreset_mode: Any = AutoresetMode.NEXT_STEP, copy: bool = True) -> None:
+                 render_mode: str | None = None, autoreset_mode: Any = AutoresetMode.NEXT_STEP,
+                 copy: bool = True, engine: str = "batched") -> None:
         _check_no_render_on(render_mode, engine)
         kwargs = dict(rules=rules, num_players=num_players, punters=punters,
                       deals_per_episode=deals_per_episode, illegal_action_penalty=illegal_action_penalty,

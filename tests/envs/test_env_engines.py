@@ -121,3 +121,38 @@ def test_hands_and_turnovers_read_either_engine():
             obs, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
         hands = env.hands()
         assert hands and all(h.settled for h in hands) and env.bank_turnovers == 0
+
+
+def test_engine_in_use_says_which_engine_plays():
+    assert make().engine_in_use == "batched" and make(engine="table").engine_in_use == "table"
+    assert make(render_mode="ansi").engine_in_use == "table"
+    huge = make(starting_chips=10**9)  # chip counts that could pass the batched engine's int32
+    assert huge.engine_in_use == "table"
+    with pytest.raises(ValueError, match="engine = 'batched': starting_chips = 1000000000.*int32 limit"):
+        make(starting_chips=10**9, engine="batched")
+    env = make()
+    env.reset(seed=0, options={"stacked": "TS TD 8H 7C AS KD 9H 6C"})
+    assert env.engine_in_use == "table"
+    env.reset()
+    assert env.engine_in_use == "batched"
+
+
+def test_attributes_changed_between_episodes_act_on_both_engines():
+    """What the batched engine copied when it was built is read again at the next reset."""
+    results = {}
+    for engine in ("table", "batched"):
+        env = make(engine=engine)
+        env.reset(seed=3)
+        env.illegal_action_penalty, env.deals_per_episode = 5.0, 3
+        obs, info = env.reset(seed=3)
+        _, reward, terminated, _, _ = env.step(int(np.flatnonzero(~info["action_mask"])[0]))
+        obs, info = env.reset(seed=4)
+        terminated = False
+        while not terminated:
+            obs, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
+        results[engine] = (reward, env.deals_played)
+    assert results["table"] == results["batched"] == (-6.0, 3)
+    env = make()
+    env.players[2] = CustomPunter()  # a Python strategy: auto moves to the Table at the next reset
+    env.reset(seed=0)
+    assert env.engine_in_use == "table"

@@ -143,7 +143,7 @@ def test_the_banker_env_plays_several_deals_while_it_keeps_the_bank():
         action = 2 if mask[2] else int(rng.choice(np.flatnonzero(mask)))  # always keep the bank
         obs, _, terminated, _, info = env.step(action)
         deals_seen.add(env.deals_played)
-    assert deals_seen == {1, 2, 3, 4} or env.table.banker != 0
+    assert deals_seen == {1, 2, 3, 4} or env.view.banker != 0
 
 
 @pytest.mark.slow

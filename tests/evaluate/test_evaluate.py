@@ -194,3 +194,11 @@ def test_no_paired_difference_across_engines():
     batched, scalar = (run_tournament(make_env, [make_agent("basic", env)], hands=50, seed=1, batched=b)[0]
                        for b in (True, False))
     assert summarise(scalar, reference=batched).paired_diff is None
+
+
+def test_the_optimum_of_a_freely_drawing_banker_is_found_on_either_engine():
+    """The probe reads the banker's seat from the view (a batched episode has no Table)."""
+    from evaluate.__main__ import optimal_value
+
+    value = optimal_value(gym.make("ShootPontoon-v0"))
+    assert value is not None and value == optimal_value(gym.make("ShootPontoon-v0", engine="table"))

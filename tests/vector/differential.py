@@ -21,7 +21,7 @@ from shoot_pontoon_env.strategies import Strategy
 from shoot_pontoon_env.vector import kernel
 from shoot_pontoon_env.vector.engine import TableBatch
 from shoot_pontoon_env.vector.env import player_arguments
-from shoot_pontoon_env.vector.layout import AP_NONE
+from shoot_pontoon_env.vector.layout import AP_NONE, T_TURNOVERS
 from shoot_pontoon_env.vector.policy import NO_POLICY, BatchPlayer
 from shoot_pontoon_env.vector.readout import batch_hands, batch_seat_view
 
@@ -154,6 +154,7 @@ class Differential:
         hands = batch.hands_of(i)
         assert len(hands) == len(table.hands), f"{where}: number of hands differs"
         assert batch_hands(batch, i) == table.hands, f"{where}: hands differ"
+        assert table.turnovers == batch.t[i, T_TURNOVERS], f"{where}: bank turnovers differ"
         view = batch_seat_view(batch, env.rules, i)
         assert views_equal(view, env.view), f"{where}: the seat's view differs:\n{view}\n{env.view}"
 
