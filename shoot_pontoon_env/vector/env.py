@@ -58,7 +58,7 @@ def _check_autoreset(mode: Any) -> AutoresetMode:
     return mode
 
 
-def _check_no_render_on(render_mode: Any, engine: Any) -> None:
+def _check_batch_only(render_mode: Any, engine: Any) -> None:
     """The batch neither renders nor runs another engine (``engine``: the scalar env's argument, so that
     the same keyword arguments make both; "auto" and "batched" are what the batch is)."""
     if render_mode is not None:
@@ -256,7 +256,7 @@ class ShootPontoonVectorEnv(PontoonVectorEnv):
                  agent_banker: str | Strategy = "stand17", illegal_action_penalty: float = 1.0,
                  strict: bool = False, starting_chips: int = 1000, render_mode: str | None = None,
                  autoreset_mode: Any = AutoresetMode.NEXT_STEP, copy: bool = True, engine: str = "batched") -> None:
-        _check_no_render_on(render_mode, engine)
+        _check_batch_only(render_mode, engine)
         kwargs = dict(rules=rules, num_players=num_players, seat=seat, banker=banker, punters=punters,
                       stake_levels=stake_levels, shoot_bet_levels=shoot_bet_levels, buy_levels=buy_levels,
                       deals_per_episode=deals_per_episode, agent_banker=agent_banker,
@@ -301,7 +301,7 @@ class ShootPontoonBankerVectorEnv(PontoonVectorEnv):
                  illegal_action_penalty: float = 1.0, strict: bool = False, starting_chips: int = 1000,
                  render_mode: str | None = None, autoreset_mode: Any = AutoresetMode.NEXT_STEP,
                  copy: bool = True, engine: str = "batched") -> None:
-        _check_no_render_on(render_mode, engine)
+        _check_batch_only(render_mode, engine)
         kwargs = dict(rules=rules, num_players=num_players, punters=punters,
                       deals_per_episode=deals_per_episode, illegal_action_penalty=illegal_action_penalty,
                       strict=strict, starting_chips=starting_chips)
