@@ -8,6 +8,7 @@ gives a changed copy).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -15,6 +16,7 @@ import numpy as np
 from ..actions import LegalMove
 from ..cards import best_total
 from ..rules import Rules
+from .hand import Hand
 from .table import Phase, Table
 
 
@@ -84,13 +86,14 @@ is built for every decision of every seat)."""
 _DECIDING_PHASES = (Phase.SHOOT_BETS, Phase.PLAY)
 
 
-def seat_view(table: Table, seat: int) -> SeatView:
-    """The view of ``seat`` now; ``legal`` is filled only when that seat is to act."""
-    banker = table.banker
-    is_banker = seat == banker
-    hands = []
-    counts = table.seen_before_deal.tolist()
-    for hand in table.hands:
+def seen_cards(hands: Sequence[Hand], banker_cards: Sequence[int], banker_face_up: Sequence[bool] | None,
+               seat: int, counts: list[int]) -> tuple[tuple[HandView, ...], tuple[int, ...]]:
+    """What ``seat`` sees of the hands and of the banker's cards (all of them for the banker:
+    ``banker_face_up`` None); each card it sees
+    is added to ``counts`` (ranks seen since the shuffle), except those of a reshuffled hand. The
+    engine's and the batched engine's views (``vector/readout.py``) are both built here."""
+    views = []
+    for hand in hands:
         cards = hand.cards
         if hand.seat == seat:
             visible = tuple(cards)
@@ -101,24 +104,34 @@ def seat_view(table: Table, seat: int) -> SeatView:
                 counts[card >> 2] += 1
         settled = hand.settled
         bust = settled and best_total(cards)[0] > 21  # a hand that busts is settled at once
-        hands.append(_new_view(HandView, (
+        views.append(_new_view(HandView, (
             hand.seat, visible, len(cards) - len(visible), hand.stake, hand.original_stake, hand.shoot_bet,
             hand.buys, hand.twists, hand.doubled, hand.from_split, hand.done, settled, bust, hand.result,
         )))
-    all_banker_cards = table.banker_cards
-    if is_banker:
-        banker_cards = tuple(all_banker_cards)
+    if banker_face_up is None:  # the banker's own view
+        shown = tuple(banker_cards)
     else:
-        banker_cards = tuple([c for c, up in zip(all_banker_cards, table.banker_face_up) if up])
-    for card in banker_cards:
+        shown = tuple([c for c, up in zip(banker_cards, banker_face_up) if up])
+    for card in shown:
         counts[card >> 2] += 1
+    return tuple(views), shown
+
+
+def seat_view(table: Table, seat: int) -> SeatView:
+    """The view of ``seat`` now; ``legal`` is filled only when that seat is to act."""
+    banker = table.banker
+    is_banker = seat == banker
+    counts = table.seen_before_deal.tolist()
+    all_banker_cards = table.banker_cards
+    hands, banker_cards = seen_cards(table.hands, all_banker_cards, None if is_banker else table.banker_face_up,
+                                     seat, counts)
     acting = table.to_act == seat
     phase = table.phase
     deciding = acting and phase in _DECIDING_PHASES
     return _new_view(SeatView, (
         seat, is_banker, banker, table.rules, phase, table.legal_moves() if acting else (), table.shoot,
         table.shoot_capacity, table.reserve, table.shoot_bet_point if deciding else None,
-        table.cursor if deciding else None, tuple(hands), banker_cards,
+        table.cursor if deciding else None, hands, banker_cards,
         len(all_banker_cards) - len(banker_cards), np.array(counts, dtype=np.int64), len(table.shoe.order),
         table.balances[seat], table.num_players,
     ))

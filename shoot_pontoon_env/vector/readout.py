@@ -13,10 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..actions import ActionKind, LegalMove
-from ..cards import best_total
 from ..engine.hand import Hand
 from ..engine.table import Phase
-from ..engine.view import HandView, SeatView
+from ..engine.view import SeatView, seen_cards
 from ..rules import SHOOT_BET_POINTS, Rules
 from .engine import TableBatch
 from .kernel import I64, MOVE, ROWS, agent_moves, current_hand, jit, shoot_bet_point, shoot_capacity
@@ -66,30 +65,15 @@ def batch_seat_view(batch: TableBatch, rules: Rules, table: int = 0) -> SeatView
     current, capacity, point, moves = out[:FIELDS].tolist()
     seat, banker = int(c[C_SEAT]), int(t[T_BANKER])
     counts = k8[K_O_SEEN:K_O_SEEN + 13].tolist()
-    hands = []
-    for hand in batch_hands(batch, table):
-        cards = hand.cards
-        visible = tuple(cards) if hand.seat == seat else tuple(c for c, up in zip(cards, hand.face_up) if up)
-        if not hand.reshuffled:
-            for card in visible:
-                counts[card >> 2] += 1
-        hands.append(HandView(
-            hand.seat, visible, len(cards) - len(visible), hand.stake, hand.original_stake, hand.shoot_bet,
-            hand.buys, hand.twists, hand.doubled, hand.from_split, hand.done, hand.settled,
-            hand.settled and best_total(cards)[0] > 21, hand.result,
-        ))
     dealt = int(t[T_BANKER_CARDS])
-    banker_cards = k8[K_O_BC:K_O_BC + dealt].tolist()
-    if seat != banker:
-        shown = k8[K_O_BU:K_O_BU + dealt].tolist()
-        banker_cards = [card for card, up in zip(banker_cards, shown) if up]
-    for card in banker_cards:
-        counts[card >> 2] += 1
+    face_up = None if seat == banker else [bool(up) for up in k8[K_O_BU:K_O_BU + dealt].tolist()]
+    hands, banker_cards = seen_cards(batch_hands(batch, table), k8[K_O_BC:K_O_BC + dealt].tolist(), face_up, seat,
+                                     counts)
     legal = tuple(LegalMove(ActionKind(kind), low, high)
                   for kind, low, high in out[FIELDS:FIELDS + MOVE * moves].reshape(moves, MOVE).tolist())
     return SeatView(
         seat, seat == banker, banker, rules, Phase(int(t[T_PHASE])), legal, int(t[T_SHOOT]), capacity,
         int(t[T_RESERVE]), SHOOT_BET_POINTS[point] if point >= 0 else None, current if current >= 0 else None,
-        tuple(hands), tuple(banker_cards), dealt - len(banker_cards), np.array(counts, dtype=np.int64),
+        hands, banker_cards, dealt - len(banker_cards), np.array(counts, dtype=np.int64),
         int(t[T_SHOE_SIZE]), int(t[batch.layout.bal + seat]), int(c[C_PLAYERS]),
     )
