@@ -19,12 +19,12 @@ from . import kernel
 from .policy import NO_POLICY
 from .layout import (
     AP_NONE, AP_STRATEGY, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BLIND, C_DEALS_PER_EPISODE,
-    C_FEED_CAPACITY, C_FIELDS, C_O_ACT_AMOUNT, C_O_ACT_KIND, C_O_BAL, C_O_FEED, C_O_FEED_LEN, C_O_HANDS,
-    C_O_HC, C_O_HU, C_O_SHOE, C_O_STRAT, C_PLAYERS, C_SEAT, C_SLOTS, C_STARTING_CHIPS, Config, ERRORS,
+    C_FEED_CAPACITY, C_FIELDS, C_O_ACT_AMOUNT, C_O_ACT_KIND, C_O_BY_KIND, C_O_FEED, C_O_FEED_LEN, C_O_SHOE,
+    C_O_STRAT, C_PLAYERS, C_SEAT, C_SLOTS, C_STARTING_CHIPS, Config, ERRORS,
     F_BANKER_CARDS_BOUND, F_FIELDS, F_O_ACT_MULTIPLE, F_O_STRAT, F_PENALTY, F_PENETRATION, H_FIELDS,
     H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, Layout, STRAT_FLOATS, STRAT_INTS, T_BANKER, T_DEALS,
     T_ERROR, T_FEED_COUNT, T_FEED_HEAD, T_HANDS, T_ILLEGAL, T_RESERVE, T_SHOOT, action_arrays,
-    rules_fields, settlement_bytes, strategy_code, table_layout,
+    by_kind, rules_fields, settlement_bytes, strategy_code, table_layout,
 )
 
 INT32_CHIPS = 2**31 - 1
@@ -62,22 +62,25 @@ def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: L
     act_kind, act_amount, act_multiple = action_arrays(env.action_table)
     players = env.num_players
     actions = len(act_kind)
-    c = np.zeros(C_FIELDS + 2 * actions + STRAT_INTS * (players + 1), dtype=np.int64)
+    grouped = by_kind(act_kind)
+    strategies = C_FIELDS + 2 * actions
+    c = np.zeros(strategies + STRAT_INTS * (players + 1) + len(grouped), dtype=np.int64)
     for index, value in rules_fields(rules).items():
         c[index] = int(value)
     fields = {
         C_PLAYERS: players, C_SEAT: env.seat, C_BANKER_SEAT_ENV: type(env).__name__ == "ShootPontoonBankerEnv",
         C_DEALS_PER_EPISODE: env.deals_per_episode, C_STARTING_CHIPS: env.starting_chips,
-        C_ACTIONS: actions, C_SLOTS: hand_slots(rules, players), C_O_BAL: layout.bal, C_O_HANDS: layout.hands,
-        C_O_FEED_LEN: layout.feed_len, C_O_HC: layout.hc, C_O_HU: layout.hu, C_O_SHOE: layout.shoe,
+        C_ACTIONS: actions, C_SLOTS: hand_slots(rules, players), C_O_FEED_LEN: layout.feed_len,
+        C_O_SHOE: layout.shoe,
         C_O_FEED: layout.feed, C_FEED_CAPACITY: feed_capacity, C_O_ACT_KIND: C_FIELDS,
-        C_O_ACT_AMOUNT: C_FIELDS + actions, C_O_STRAT: C_FIELDS + 2 * actions, C_AUTOPILOT: autopilot[0],
-        C_BLIND: blind,
+        C_O_ACT_AMOUNT: C_FIELDS + actions, C_O_STRAT: strategies, C_AUTOPILOT: autopilot[0],
+        C_BLIND: blind, C_O_BY_KIND: len(c) - len(grouped),
     }
     for index, value in fields.items():
         c[index] = int(value)
     c[C_FIELDS:C_FIELDS + actions] = act_kind
     c[C_FIELDS + actions:C_FIELDS + 2 * actions] = act_amount
+    c[len(c) - len(grouped):] = grouped
     f = np.zeros(F_FIELDS + actions + STRAT_FLOATS * (players + 1), dtype=np.float64)
     f[F_PENETRATION] = rules.penetration
     f[F_PENALTY] = env.illegal_action_penalty
@@ -91,7 +94,7 @@ def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: L
     for seat, (argument, player) in enumerate(players_of_slots):
         code, ints, floats = strategy_code(argument, player)
         ints[0] = code
-        start = C_FIELDS + 2 * actions + STRAT_INTS * seat
+        start = strategies + STRAT_INTS * seat
         c[start:start + STRAT_INTS] = ints
         start = F_FIELDS + actions + STRAT_FLOATS * seat
         f[start:start + STRAT_FLOATS] = floats
@@ -187,7 +190,8 @@ class TableBatch:
 
     @property
     def balances(self) -> np.ndarray:
-        return self.t[:, self.layout.bal:self.layout.hands]
+        lay = self.layout
+        return self.t[:, lay.bal:lay.bal + lay.players]
 
     @property
     def illegal(self) -> np.ndarray:

@@ -165,8 +165,8 @@ class PontoonVectorEnv(VectorEnv):
         if self.autoreset_mode == AutoresetMode.SAME_STEP and terminated.any():
             info = self._info(batch.mask)
             final_obs = np.full(self.num_envs, None, dtype=object)
-            for i in np.flatnonzero(terminated):
-                final_obs[i] = batch.obs[i].copy()
+            finished = np.flatnonzero(terminated)
+            final_obs[finished] = list(batch.obs[finished])  # one copy of the rows, then a view of each
             final_info = {key: value.copy() if isinstance(value, np.ndarray) else value
                           for key, value in info.items()}
             batch.reset(self.np_random, terminated, carry=True)

@@ -27,21 +27,21 @@ from .policy import MAX_STAKE_MULTIPLE as P_MAX_STAKE_MULTIPLE
 from .policy import (P_ACT, P_ACT_FULL, P_ACT_OPEN, P_BET_DEAL, P_BET_FOURTH, P_BET_SECOND, P_CHILD, P_CTX, P_FLAG,
                      P_FLAGS, P_LEVEL_SIZE, P_OPEN, P_SHOOT, P_SPLIT, P_SPLIT_FULL, P_SPLIT_OPEN, P_STAKE, P_START)
 from .layout import (
-    AP_TABLE, AP_UNIFORM, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BANKER_STOPS_AT_FIVE,
+    AP_TABLE, AP_UNIFORM, BALANCES, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BANKER_STOPS_AT_FIVE,
     C_BANKER_TRICK, C_BANK_SALE, C_BANK_SALE_PRICE, C_BASE_STAKE, C_BET_BEFORE_DEAL, C_BET_BEFORE_FOURTH,
     C_BET_BEFORE_SECOND, C_BLIND, C_BUY_AFTER_TWIST, C_BUY_FACE_DOWN, C_BUY_MAX, C_BUY_MIN, C_DEALER,
     C_DEALER_HITS_SOFT_17, C_DEALER_STANDS_ON, C_DEALS_PER_EPISODE, C_DECKS, C_DOUBLE_STAKES,
     C_DRAW_ON_21, C_FEED_CAPACITY, C_INITIAL_SHOOT, C_MAX_BOXES, C_MAX_BUYS, C_MAX_SHOOT_BET,
     C_MAX_SPLIT_HANDS, C_MAX_STAKE, C_MAX_STAKE_MULTIPLE, C_MIN_STAKE, C_O_ACT_AMOUNT, C_O_ACT_KIND,
-    C_O_BAL, C_O_FEED, C_O_FEED_LEN, C_O_HANDS, C_O_HC, C_O_HU, C_O_SHOE, C_O_STRAT, C_PEEK,
+    C_O_BY_KIND, C_O_FEED, C_O_FEED_LEN, C_O_SHOE, C_O_STRAT, C_PEEK,
     C_PERSISTENT, C_PLAYERS, C_PONTOON_AFTER_SPLIT, C_PROGRESSIVE, C_RESERVE_PERCENT, C_SEAT,
     C_SHOE_FULL, C_SHOOT, C_SHOOT_CAP, C_SHOWS_FIRST, C_SPLIT_BY_VALUE, C_STARTING_CHIPS,
     C_STICK_MINIMUM, DRAW_ANY, DRAW_SOFT, E_FEED_EMPTY, E_NO_DECISION, E_OPPONENT_ILLEGAL, E_RUNAWAY,
     E_SHOE_EXHAUSTED, F_BANKER_CARDS_BOUND, F_O_ACT_MULTIPLE, F_O_STRAT, F_PENALTY, F_PENETRATION,
-    HC_BUST, HC_FIVE_CARD_TRICK, HC_PONTOON, HC_TOTAL, HC_TWENTY_ONE, H_BOX, H_BUYS, H_CARDS, H_DONE,
+    HANDS, HAND_BYTES, HC_BUST, HC_FIVE_CARD_TRICK, HC_PONTOON, HC_TOTAL, HC_TWENTY_ONE, H_BOX, H_BUYS, H_CARDS, H_DONE,
     H_DOUBLED, H_FIELDS, H_FOURTH_OFFERED, H_FROM_SPLIT, H_ORIGINAL, H_RESHUFFLED, H_RESULT, H_SEAT,
     H_SETTLED, H_SHOOT_BET, H_STAKE, H_TWISTS, H_WON_FROM_SHOOT, K_BUY, K_DOUBLE, K_KEEP_BANK, K_O_BC,
-    K_O_BU, K_O_SEEN, K_SELL_BANK, K_SHOOT_BET, K_SPLIT, K_STAKE, K_STICK, K_TWIST, MAX_BANKER_CARDS,
+    K_FIXED, K_O_BU, K_O_SEEN, K_SELL_BANK, K_SHOOT_BET, K_SPLIT, K_STAKE, K_STICK, K_TWIST, MAX_BANKER_CARDS,
     MAX_HAND_CARDS, MAX_TOTAL, NONE, NUM_KINDS, O_LOSE, O_PUSH, O_WIN, PH_BANKER, PH_BANK_DECISION,
     PH_DEAL_OVER, PH_PLAY, PH_SHOOT_BETS, PH_STAKES, SF_A, SF_B, SI_A, SI_B, SI_BANKER_STAND,
     SI_PUNTER_STICK, STRAT_FLOATS, STRAT_INTS, ST_BANK, ST_BANKER, ST_BET_BEFORE_DEAL,
@@ -52,6 +52,35 @@ from .layout import (
     T_SHOE_POS, T_SHOE_SHUFFLED, T_SHOE_SIZE, T_SHOOT, T_SHUFFLES, T_STAGE, T_TERMINAL, T_TURNOVERS,
     T_WEALTH_MARK,
 )
+
+CONSTANTS_FINGERPRINT = "8514336ed0956f98"
+"""A digest of the constants of the modules this file imports (``constants_fingerprint``). numba keys
+its on-disk cache on the text of this file alone, yet compiles those constants into the kernel: so
+when one of them changes, this line must change too, or a cached kernel would go on using the old
+ones. Importing this module checks it, and says the new value."""
+
+
+def constants_fingerprint() -> str:
+    """The digest of every upper-case int, float, str, tuple or slice of layout.py, policy.py,
+    envs/encoding.py and solver/space.py (what this file compiles in from elsewhere)."""
+    import hashlib
+
+    from ..solver import space
+    from . import layout, policy
+
+    digest = hashlib.sha256()
+    for module in (layout, policy, enc, space):
+        for name, value in sorted(vars(module).items()):
+            if name.isupper() and isinstance(value, (int, float, str, tuple, slice)):
+                digest.update(f"{module.__name__}.{name}={value!r};".encode())
+    return digest.hexdigest()[:16]
+
+
+if constants_fingerprint() != CONSTANTS_FINGERPRINT:
+    raise RuntimeError(
+        f"{__file__}: CONSTANTS_FINGERPRINT is {CONSTANTS_FINGERPRINT!r}, but the constants it compiles in now give "
+        f"{constants_fingerprint()!r}: write that value there (numba's cache of the kernel would otherwise be stale)"
+    )
 
 I, B, F = types.int64, types.boolean, types.float64
 I32ROW = types.Array(types.int32, 1, "C")
@@ -95,6 +124,8 @@ STEP_LIMIT = 100_000
 """Automatic actions one table may take inside one call before it counts as a runaway."""
 MOVE = 3
 """A legal move in mv: kind, low, high."""
+UP = MAX_HAND_CARDS
+"""From a hand's card to its face-up flag in k8 (layout.HAND_BYTES)."""
 
 
 def scratch_size(slots: int) -> int:
@@ -137,6 +168,22 @@ MAX_PLAYERS = enc.MAX_PLAYERS
 FIFTH = np.float32(1.0 / enc.MAX_CARDS)
 CARDS_SCALE = float(enc.MAX_CARDS)
 DRAWS_SCALE = float(enc.MAX_DRAWS)
+
+
+def _scaled(size: int, scale: float, high: float = np.inf) -> np.ndarray:
+    """``clip(i / scale, 0, high)`` for i in range(size), as the doubles the encoder stores (a table
+    lookup instead of a division: the same double, so the same float32)."""
+    return np.array([min(i / scale, high) for i in range(size)], dtype=np.float64)
+
+
+CARDS_SCALED = _scaled(MAX_BANKER_CARDS + 1, CARDS_SCALE)
+HIDDEN_SCALED = _scaled(MAX_BANKER_CARDS + 1, CARDS_SCALE, 1.0)
+TOTAL_SCALED = _scaled(MAX_TOTAL, TOTAL_SCALE, TOTAL_BOUND)
+DRAWS_SCALED = _scaled(MAX_HAND_CARDS + 1, DRAWS_SCALE, 1.0)
+SEAT_SCALED = _scaled(MAX_PLAYERS + 1, SEAT_SCALE)
+MAX_DECKS = 8
+COUNT_SCALED = np.array([_scaled(4 * MAX_DECKS + 1, 4.0 * max(decks, 1), 1.0) for decks in range(MAX_DECKS + 1)])
+"""COUNT_SCALED[decks, n]: the fraction of a rank's cards seen (n of 4 x decks)."""
 SHOWDOWN_STRIDES = tuple(int(s) for s in np.cumprod((1, 2, MAX_TOTAL, 5, 2, 2, MAX_TOTAL))[::-1])
 SD_CLASS, SD_TOTAL, SD_SPLIT, SD_SPECIAL, SD_BANKER, SD_BANKER_TOTAL, SD_FIELD = SHOWDOWN_STRIDES
 
@@ -145,13 +192,13 @@ SD_CLASS, SD_TOTAL, SD_SPLIT, SD_SPECIAL, SD_BANKER, SD_BANKER_TOTAL, SD_FIELD =
 @jit(I64, I, I)
 def hand_at(c, k, field):
     """Index in t of a field of hand k."""
-    return c[C_O_HANDS] + k * H_FIELDS + field
+    return HANDS + k * H_FIELDS + field
 
 
 @jit(I64, I, I)
 def card_at(c, k, p):
     """Index in k8 of card p of hand k (its face-up flag: + the HU offset)."""
-    return c[C_O_HC] + k * MAX_HAND_CARDS + p
+    return K_FIXED + k * HAND_BYTES + p
 
 
 @jit(I32ROW, I, I)
@@ -163,7 +210,7 @@ def fail(t, _unused, code):
 # =========================================================================== cards (cards.py)
 @jit(I)
 def card_value(card):
-    value = card // 4 + 1
+    value = (card >> 2) + 1  # card // 4 + 1 (a shift: cards are never negative)
     return 10 if value > 10 else value
 
 
@@ -375,11 +422,20 @@ def legal_moves(t, k8, c, mv):
 
 
 @jit(I32ROW, I64)
+def staker(t, c):
+    """The seat whose stakes are due: the cursor-th after the banker, ``(banker + 1 + cursor) %
+    players`` (the cursor stays below players - 1, so one subtraction does it, without a division)."""
+    seat = t[T_BANKER] + 1 + t[T_CURSOR]
+    players = c[C_PLAYERS]
+    return seat - players if seat >= players else np.int64(seat)
+
+
+@jit(I32ROW, I64)
 def to_act(t, c):
     """Table.to_act (-1: None)."""
     phase = t[T_PHASE]
     if phase == PH_STAKES:
-        return (t[T_BANKER] + 1 + t[T_CURSOR]) % c[C_PLAYERS]
+        return staker(t, c)
     if phase == PH_SHOOT_BETS or phase == PH_PLAY:
         return t[hand_at(c, t[T_CURSOR], H_SEAT)]
     if phase == PH_BANKER or phase == PH_BANK_DECISION:
@@ -564,7 +620,7 @@ def deal_to_hand(t, k8, c, k, face_up, rng, counts):
         fail(t, 0, E_RUNAWAY)
         return
     k8[card_at(c, k, n)] = card
-    k8[c[C_O_HU] - c[C_O_HC] + card_at(c, k, n)] = face_up
+    k8[UP + card_at(c, k, n)] = face_up
     t[hand_at(c, k, H_CARDS)] = n + 1
 
 
@@ -584,7 +640,7 @@ def deal_banker_card(t, k8, c, face_up, rng, counts):
 @jit(I32ROW, I64, I)
 def wealth(t, c, seat):
     """Table.wealth."""
-    total = np.int64(t[c[C_O_BAL] + seat])
+    total = np.int64(t[BALANCES + seat])
     for k in range(t[T_HANDS]):
         if t[hand_at(c, k, H_SEAT)] == seat and t[hand_at(c, k, H_SETTLED)] == 0:
             total += t[hand_at(c, k, H_STAKE)] + t[hand_at(c, k, H_SHOOT_BET)]
@@ -596,7 +652,7 @@ def wealth(t, c, seat):
 @jit(I32ROW, I64, I, I)
 def add_to_shoot(t, c, amount, src):
     """Table._add_to_shoot; ``src`` is a seat, or -1 for chips lying on the table."""
-    bal = c[C_O_BAL]
+    bal = BALANCES
     if c[C_SHOOT_CAP] != NONE:
         room = c[C_SHOOT_CAP] - t[T_SHOOT] - t[T_RESERVE]
         if room < 0:
@@ -617,7 +673,7 @@ def add_to_shoot(t, c, amount, src):
 @jit(I32ROW, I64, I, I, I)
 def settle_hand(t, c, k, outcome, multiple):
     """Table._settle_hand."""
-    bal = c[C_O_BAL]
+    bal = BALANCES
     seat = t[hand_at(c, k, H_SEAT)]
     banker = t[T_BANKER]
     stake = np.int64(t[hand_at(c, k, H_STAKE)])
@@ -650,7 +706,7 @@ def settle_hand(t, c, k, outcome, multiple):
 
 @jit(ROWS, I64, I)
 def reveal_hand(t, k8, c, k):
-    up = c[C_O_HU] - c[C_O_HC]
+    up = UP
     for p in range(t[hand_at(c, k, H_CARDS)]):
         k8[up + card_at(c, k, p)] = 1
 
@@ -718,7 +774,7 @@ def pay_reserve_jackpot(t, c):
     reserve = np.int64(t[T_RESERVE])
     if reserve == 0:
         return
-    bal = c[C_O_BAL]
+    bal = BALANCES
     total = 0
     first = -1
     for k in range(t[T_HANDS]):
@@ -756,7 +812,7 @@ def end_of_deal_bank(t, c):
 @jit(I32ROW, I64, call=True)
 def sell_bank(t, c):
     """Table._sell_bank."""
-    bal = c[C_O_BAL]
+    bal = BALANCES
     seller = t[T_BANKER]
     buyer = (seller + 1) % c[C_PLAYERS]
     t[bal + seller] += t[T_SHOOT] + t[T_RESERVE] + c[C_BANK_SALE_PRICE]
@@ -822,13 +878,13 @@ def next_staker(t, c):
 @jit(I32ROW, I64, I)
 def apply_stake(t, c, amount):
     """Table._apply_stake."""
-    seat = (t[T_BANKER] + 1 + t[T_CURSOR]) % c[C_PLAYERS]
+    seat = staker(t, c)
     if amount == 0:
         next_staker(t, c)
         return
     k = t[T_HANDS]
     new_hand(t, c, k, seat, t[T_BOX], amount)
-    t[c[C_O_BAL] + seat] -= amount
+    t[BALANCES + seat] -= amount
     t[T_HANDS] = k + 1
     t[T_BOX] += 1
     if t[T_BOX] >= c[C_MAX_BOXES]:
@@ -845,7 +901,7 @@ def apply_shoot_bet(t, c, amount):
         t[T_CURSOR] = k + 1
     if amount > 0:
         t[hand_at(c, k, H_SHOOT_BET)] += amount
-        t[c[C_O_BAL] + t[hand_at(c, k, H_SEAT)]] -= amount
+        t[BALANCES + t[hand_at(c, k, H_SEAT)]] -= amount
 
 
 @jit(ROWS, I64, I)
@@ -871,7 +927,7 @@ def after_card(t, k8, c, k):
 def split(t, k8, c, k, rng, counts):
     """Table._split: the second card starts a new hand right after this one."""
     hands = t[T_HANDS]
-    up = c[C_O_HU] - c[C_O_HC]
+    up = UP
     for j in range(hands, k + 1, -1):  # make room at k + 1
         for field in range(H_FIELDS):
             t[hand_at(c, j, field)] = t[hand_at(c, j - 1, field)]
@@ -889,7 +945,7 @@ def split(t, k8, c, k, rng, counts):
     k8[card_at(c, k + 1, 0)] = moved
     k8[up + card_at(c, k + 1, 0)] = 0
     t[hand_at(c, k, H_FROM_SPLIT)] = 1
-    t[c[C_O_BAL] + seat] -= original
+    t[BALANCES + seat] -= original
     deal_to_hand(t, k8, c, k, 0, rng, counts)
     after_card(t, k8, c, k)
 
@@ -909,12 +965,12 @@ def apply_hand_action(t, k8, c, kind, amount, rng, counts):
     elif kind == K_BUY:
         t[hand_at(c, k, H_BUYS)] += 1
         t[hand_at(c, k, H_STAKE)] += amount
-        t[c[C_O_BAL] + t[hand_at(c, k, H_SEAT)]] -= amount
+        t[BALANCES + t[hand_at(c, k, H_SEAT)]] -= amount
         deal_to_hand(t, k8, c, k, 1 - c[C_BUY_FACE_DOWN], rng, counts)
         after_card(t, k8, c, k)
     elif kind == K_DOUBLE:
         t[hand_at(c, k, H_DOUBLED)] = 1
-        t[c[C_O_BAL] + t[hand_at(c, k, H_SEAT)]] -= t[hand_at(c, k, H_STAKE)]
+        t[BALANCES + t[hand_at(c, k, H_SEAT)]] -= t[hand_at(c, k, H_STAKE)]
         t[hand_at(c, k, H_STAKE)] *= 2
     elif kind == K_SPLIT:
         split(t, k8, c, k, rng, counts)
@@ -1070,7 +1126,7 @@ def forfeit(t, k8, c, f, tab, rng, out, counts):
         last = t[T_HANDS] - 1
         reveal_hand(t, k8, c, last)
         settle_hand(t, c, last, O_LOSE, 1)
-        if t[T_STAGE] == ST_STAKES and (t[T_BANKER] + 1 + t[T_CURSOR]) % c[C_PLAYERS] == seat:
+        if t[T_STAGE] == ST_STAKES and staker(t, c) == seat:
             next_staker(t, c)
     elif phase == PH_SHOOT_BETS or phase == PH_PLAY:
         for k in range(t[T_HANDS]):
@@ -1163,7 +1219,7 @@ def shoot_aware_banker_play(t, k8, c, f, tab, strat, fstrat, mv, n, total):
     live = 0
     all_shown = True
     visible_best = 0
-    up = c[C_O_HU] - c[C_O_HC]
+    up = UP
     for k in range(t[T_HANDS]):
         if t[hand_at(c, k, H_SETTLED)] != 0:
             continue
@@ -1346,14 +1402,18 @@ def action_amount(t, c, f, a, current):
 
 @jit(I32ROW, I64, F64, I64, I, I, BOOLS)
 def write_mask(t, c, f, mv, n, current, mask):
-    """ActionTable.mask."""
-    kinds = c[C_O_ACT_KIND]
+    """ActionTable.mask: an index is legal when a legal move of its kind allows its amount."""
     for a in range(c[C_ACTIONS]):
-        legal = False
-        if n > 0:
+        mask[a] = False
+    starts = c[C_O_BY_KIND]
+    indices = starts + NUM_KINDS + 1
+    for m in range(n):
+        kind = mv[MOVE * m]
+        for j in range(c[starts + kind], c[starts + kind + 1]):
+            a = c[indices + j]
             amount = action_amount(t, c, f, a, current)
-            legal = amount >= 0 and allows(mv, n, c[kinds + a], amount)
-        mask[a] = legal
+            if amount >= 0 and mv[MOVE * m + 1] <= amount <= mv[MOVE * m + 2]:
+                mask[a] = True
 
 
 @jit(F, F, F)
@@ -1361,13 +1421,22 @@ def clip(x, low, high):
     return low if x < low else (high if x > high else x)
 
 
-@jit(ROWS, I64, I, F32ROW, I, I, I, B)
-def encode_hand(t, k8, c, k, row, start, seat, banker, is_current):
-    """ObservationEncoder._encode_hand."""
+@jit(I, I, I)
+def place(seat, banker, players):
+    """A seat's place after the banker, ``(seat - banker) % players`` for seats of the table."""
+    d = seat - banker
+    return d + players if d < 0 else d
+
+
+@jit(ROWS, I64, I, F32ROW, I, I, I, B, I64)
+def encode_hand(t, k8, c, k, row, start, seat, banker, is_current, counts):
+    """ObservationEncoder._encode_hand into a cleared slot; adds the ranks the seat sees to ``counts``
+    unless a restock since took them back (H_RESHUFFLED)."""
     base = hand_at(c, k, 0)
+    counted = t[base + H_RESHUFFLED] == 0
     own = t[base + H_SEAT] == seat
     n = t[base + H_CARDS]
-    up = c[C_O_HU] - c[C_O_HC]
+    up = UP
     visible = 0
     hard = 0
     ace = False
@@ -1382,8 +1451,10 @@ def encode_hand(t, k8, c, k, row, start, seat, banker, is_current):
             visible += 1
             hard += value
             ace = ace or value == 1
-            rank = start + OH_RANKS + card // 4
-            row[rank] = row[rank] + FIFTH
+            rank = card // 4
+            row[start + OH_RANKS + rank] = row[start + OH_RANKS + rank] + FIFTH
+            if counted:
+                counts[rank] += 1
     soft = ace and hard + 10 <= 21
     total = hard + 10 if soft else hard
     true_total = true_hard + 10 if true_ace and true_hard + 10 <= 21 else true_hard
@@ -1398,16 +1469,16 @@ def encode_hand(t, k8, c, k, row, start, seat, banker, is_current):
     row[start + OH_PRESENT] = 1.0
     row[start + OH_OWN] = 1.0 if own else 0.0
     row[start + OH_CURRENT] = 1.0 if is_current else 0.0
-    row[start + OH_PLACE] = ((t[base + H_SEAT] - banker) % c[C_PLAYERS]) / SEAT_SCALE
-    row[start + OH_VISIBLE] = visible / CARDS_SCALE
-    row[start + OH_HIDDEN] = hidden / CARDS_SCALE
-    row[start + OH_TOTAL] = clip(total / TOTAL_SCALE, 0.0, TOTAL_BOUND)
+    row[start + OH_PLACE] = SEAT_SCALED[place(t[base + H_SEAT], banker, c[C_PLAYERS])]
+    row[start + OH_VISIBLE] = CARDS_SCALED[visible]
+    row[start + OH_HIDDEN] = CARDS_SCALED[hidden]
+    row[start + OH_TOTAL] = TOTAL_SCALED[total]
     row[start + OH_SOFT] = 1.0 if soft else 0.0
     row[start + OH_STAKE] = clip(t[base + H_STAKE] / unit, 0.0, CHIP_BOUND)
     row[start + OH_ORIGINAL] = clip(t[base + H_ORIGINAL] / unit, 0.0, CHIP_BOUND)
     row[start + OH_SHOOT_BET] = clip(t[base + H_SHOOT_BET] / unit, 0.0, CHIP_BOUND)
-    row[start + OH_BUYS] = clip(t[base + H_BUYS] / DRAWS_SCALE, 0.0, 1.0)
-    row[start + OH_TWISTS] = clip(t[base + H_TWISTS] / DRAWS_SCALE, 0.0, 1.0)
+    row[start + OH_BUYS] = DRAWS_SCALED[t[base + H_BUYS]]
+    row[start + OH_TWISTS] = DRAWS_SCALED[t[base + H_TWISTS]]
     row[start + OH_DOUBLED] = 1.0 if t[base + H_DOUBLED] != 0 else 0.0
     row[start + OH_FROM_SPLIT] = 1.0 if t[base + H_FROM_SPLIT] != 0 else 0.0
     row[start + OH_DONE] = 1.0 if done else 0.0
@@ -1424,6 +1495,7 @@ def encode(t, k8, c, f, mv, n, current, counts, row):
     """ObservationEncoder.encode of the agent seat's view into row (counts: 13 ints of scratch)."""
     for o in range(row.shape[0]):
         row[o] = 0.0
+    hands = t[T_HANDS]
     seat = c[C_SEAT]
     banker = t[T_BANKER]
     players = c[C_PLAYERS]
@@ -1442,14 +1514,14 @@ def encode(t, k8, c, f, mv, n, current, counts, row):
         row[base + 2] = clip(mv[MOVE * m + 1] / unit, 0.0, CHIP_BOUND)
         row[base + 3] = clip(mv[MOVE * m + 2] / unit, 0.0, CHIP_BOUND)
     row[O_SEAT_IS_BANKER] = 1.0 if seat == banker else 0.0
-    row[O_SEAT_OWN] = seat / SEAT_SCALE
-    row[O_SEAT_BANKER] = banker / SEAT_SCALE
+    row[O_SEAT_OWN] = SEAT_SCALED[seat]
+    row[O_SEAT_BANKER] = SEAT_SCALED[banker]
     row[O_SEAT_PLAYERS] = players / MAX_PLAYERS
-    row[O_SEAT_PLACE] = ((seat - banker) % players) / SEAT_SCALE
+    row[O_SEAT_PLACE] = SEAT_SCALED[place(seat, banker, players)]
     row[O_CHIP_SHOOT] = clip(t[T_SHOOT] / unit, 0.0, CHIP_BOUND)
     row[O_CHIP_RESERVE] = clip(t[T_RESERVE] / unit, 0.0, CHIP_BOUND)
     row[O_CHIP_CAPACITY] = clip(shoot_capacity(t, c) / unit, 0.0, CHIP_BOUND)
-    row[O_CHIP_BALANCE] = clip((t[c[C_O_BAL] + seat] - c[C_STARTING_CHIPS]) / unit, -CHIP_BOUND, CHIP_BOUND)
+    row[O_CHIP_BALANCE] = clip((t[BALANCES + seat] - c[C_STARTING_CHIPS]) / unit, -CHIP_BOUND, CHIP_BOUND)
     for r in range(13):
         counts[r] = k8[K_O_SEEN + r]
     # the banker's visible cards
@@ -1479,9 +1551,9 @@ def encode(t, k8, c, f, mv, n, current, counts, row):
     soft = ace and hard + 10 <= 21
     total = hard + 10 if soft else hard
     hidden = t[T_BANKER_CARDS] - visible
-    row[O_BANKER_VISIBLE] = clip(visible / CARDS_SCALE, 0.0, bound)
-    row[O_BANKER_HIDDEN] = clip(hidden / CARDS_SCALE, 0.0, 1.0)
-    row[O_BANKER_TOTAL] = clip(total / TOTAL_SCALE, 0.0, TOTAL_BOUND)
+    row[O_BANKER_VISIBLE] = min(CARDS_SCALED[visible], bound)
+    row[O_BANKER_HIDDEN] = HIDDEN_SCALED[hidden]
+    row[O_BANKER_TOTAL] = TOTAL_SCALED[total]
     row[O_BANKER_SOFT] = 1.0 if soft else 0.0
     row[O_BANKER_BUST] = 1.0 if total > 21 else 0.0
     if hidden == 0 and visible == 2 and is_pontoon_pair(k8, K_O_BC, 2):
@@ -1489,23 +1561,17 @@ def encode(t, k8, c, f, mv, n, current, counts, row):
     if c[C_BANKER_TRICK] != 0 and hidden == 0 and visible >= enc.MAX_CARDS and total <= 21:
         row[O_BANKER_FIVE_CARD_TRICK] = 1.0
     # the hands
-    up = c[C_O_HU] - c[C_O_HC]
-    for k in range(t[T_HANDS]):
+    for k in range(hands):
         start = O_HANDS + HAND_SIZE * k
-        encode_hand(t, k8, c, k, row, start, seat, banker, k == current)
-        if t[hand_at(c, k, H_RESHUFFLED)] == 0:
-            own = t[hand_at(c, k, H_SEAT)] == seat
-            for p in range(t[hand_at(c, k, H_CARDS)]):
-                if own or k8[up + card_at(c, k, p)] != 0:
-                    counts[k8[card_at(c, k, p)] // 4] += 1
+        encode_hand(t, k8, c, k, row, start, seat, banker, k == current, counts)
         if k == current:
             for o in range(HAND_SIZE):
                 row[O_CURRENT + o] = row[start + o]
     seen = 0
-    per_rank = 4.0 * c[C_DECKS]
+    scaled = COUNT_SCALED[c[C_DECKS]]
     for r in range(13):
         seen += counts[r]
-        row[O_COUNT_RANKS + r] = clip(counts[r] / per_rank, 0.0, 1.0)
+        row[O_COUNT_RANKS + r] = scaled[min(counts[r], 4 * MAX_DECKS)]
     row[O_COUNT_SHOE] = clip(seen / t[T_SHOE_SIZE], 0.0, 1.0)
     row[O_EPISODE] = (c[C_DEALS_PER_EPISODE] - t[T_DEALS]) / c[C_DEALS_PER_EPISODE]
 
@@ -1525,6 +1591,22 @@ def refresh(t, k8, c, f, mv, counts, row, mask):
         encode(t, k8, c, f, mv, n, current, counts, row)
 
 
+V_CURRENT, V_CAPACITY, V_POINT, V_MOVES = range(4)
+VIEW_FIELDS = V_MOVES + 1
+"""view_fields' answer: the pending hand (-1: none), the Shoot's room, the open betting point (-1:
+none), the number of legal moves, then (kind, low, high) per move."""
+
+
+@jit(ROWS, I64, I64, entry=True)
+def view_fields(t, k8, c, out):
+    """The parts of the agent's view that follow from the rules, for ``readout.batch_seat_view``."""
+    current = current_hand(t, c)
+    out[V_CURRENT] = current
+    out[V_CAPACITY] = shoot_capacity(t, c)
+    out[V_POINT] = shoot_bet_point(t, c) if current >= 0 else -1
+    out[V_MOVES] = agent_moves(t, k8, c, out[VIEW_FIELDS:])
+
+
 @jit(ROWS, CFG, B, I, I64, RNG, I64, I64, F32ROW, BOOLS, call=True)
 def env_reset(t, k8, c, f, tab, carry, key, mv, rng, out, counts, row, mask):
     """PontoonSeatEnv.reset of one table: a fresh table; a persistent shoe carries over (with its
@@ -1540,7 +1622,7 @@ def env_reset(t, k8, c, f, tab, carry, key, mv, rng, out, counts, row, mask):
             fresh_shoe(t, k8, c)
         clear_seen(k8)
     for seat in range(c[C_PLAYERS]):
-        t[c[C_O_BAL] + seat] = c[C_STARTING_CHIPS]
+        t[BALANCES + seat] = c[C_STARTING_CHIPS]
     for field in (T_SHOOT, T_RESERVE, T_BANKER, T_DEAL_NUMBER, T_TURNOVERS, T_HANDS, T_BANKER_CARDS,
                   T_REVEALED, T_FORFEITED, T_CURSOR, T_BOX, T_DEALS, T_TERMINAL, T_ACK, T_DECIDED, T_ILLEGAL):
         t[field] = 0

@@ -18,7 +18,7 @@ from ..actions import ActionKind
 from ..cards import CARDS_PER_DECK, HandClass, HandRank, evaluate
 from ..engine.hand import Hand
 from ..engine.settlement import Outcome, is_special_pontoon, showdown
-from ..engine.table import Phase, Stage
+from ..engine.table import MAX_PLAYERS, Phase, Stage
 from ..envs import encoding as enc
 from ..envs.action_table import ActionTable
 from ..rules import DRAW_ON_21_KINDS, Rules
@@ -85,11 +85,13 @@ ERRORS = {
  C_DRAW_ON_21, C_BUY_MIN, C_BUY_MAX, C_MAX_BUYS, C_BUY_AFTER_TWIST, C_MAX_STAKE_MULTIPLE, C_BUY_FACE_DOWN,
  C_DOUBLE_STAKES, C_SPLIT_BY_VALUE, C_MAX_SPLIT_HANDS, C_PONTOON_AFTER_SPLIT, C_PLAYERS, C_SEAT,
  C_BANKER_SEAT_ENV, C_DEALS_PER_EPISODE, C_STARTING_CHIPS, C_ACTIONS, C_SLOTS, C_SHOE_FULL,
- C_O_BAL, C_O_HANDS, C_O_FEED_LEN, C_O_HC, C_O_HU, C_O_SHOE, C_O_FEED, C_FEED_CAPACITY,
- C_O_ACT_KIND, C_O_ACT_AMOUNT, C_O_STRAT, C_BANKER_STOPS_AT_FIVE, C_AUTOPILOT, C_BLIND) = range(58)
-C_FIELDS = 58
-"""Fixed fields of the int64 config (rules, seats, and the offsets of a table's rows); the action
-table and the players follow at C_O_ACT_KIND, C_O_ACT_AMOUNT and C_O_STRAT."""
+ C_O_FEED_LEN, C_O_SHOE, C_O_FEED, C_FEED_CAPACITY, C_O_ACT_KIND, C_O_ACT_AMOUNT, C_O_STRAT,
+ C_BANKER_STOPS_AT_FIVE, C_AUTOPILOT, C_BLIND, C_O_BY_KIND) = range(55)
+C_FIELDS = 55
+"""Fixed fields of the int64 config (rules, seats, and the offsets of a table's rows that depend on
+its size: the balances, the hands and their cards lie at fixed places, BALANCES, HANDS, K_FIXED); the action
+table and the players follow at C_O_ACT_KIND, C_O_ACT_AMOUNT and C_O_STRAT, and the action indices
+grouped by kind at C_O_BY_KIND (``by_kind``)."""
 F_PENETRATION, F_PENALTY, F_O_ACT_MULTIPLE, F_O_STRAT, F_BANKER_CARDS_BOUND = range(5)
 F_FIELDS = 5
 NONE = -1
@@ -126,11 +128,21 @@ BATCHED_STRATEGIES = (Strategy, RandomPlayer, ThresholdPunter, TipsPunter, Stand
                       ShootAwareBanker)
 
 
+BALANCES = T_FIELDS
+HANDS = BALANCES + MAX_PLAYERS
+"""The balances and the hands start at fixed places of the int32 row (room for the most seats), so
+that the kernel's offsets are constants."""
+HAND_BYTES = 2 * MAX_HAND_CARDS
+"""A hand's bytes in the int8 row: its cards, then their face-up flags (hand k's start at
+``K_FIXED + k * HAND_BYTES``)."""
+
+
 class Layout(NamedTuple):
     """Where the parts of one table lie in its int32 row and its int8 row."""
 
     int_row: int
     byte_row: int
+    players: int
     bal: int
     hands: int
     feed_len: int
@@ -141,14 +153,15 @@ class Layout(NamedTuple):
 
 
 def table_layout(num_players: int, slots: int, shoe_size: int, feed_capacity: int) -> Layout:
-    bal = T_FIELDS
-    hands = bal + num_players
+    bal = BALANCES
+    hands = HANDS
     feed_len = hands + slots * H_FIELDS
     hc = K_FIXED
-    hu = hc + slots * MAX_HAND_CARDS
-    shoe = hu + slots * MAX_HAND_CARDS
+    hu = hc + MAX_HAND_CARDS
+    shoe = hc + slots * HAND_BYTES
     feed = shoe + shoe_size
-    return Layout(int_row=feed_len + feed_capacity, byte_row=feed + feed_capacity * shoe_size, bal=bal,
+    return Layout(int_row=feed_len + feed_capacity, byte_row=feed + feed_capacity * shoe_size, players=num_players,
+                  bal=bal,
                   hands=hands, feed_len=feed_len, hc=hc, hu=hu, shoe=shoe, feed=feed)
 
 
@@ -240,6 +253,14 @@ def action_arrays(action_table: ActionTable) -> tuple[np.ndarray, np.ndarray, np
     amounts = np.array([e.amount for e in entries], dtype=np.int64)
     multiples = np.array([e.multiple for e in entries], dtype=np.float64)
     return kinds, amounts, multiples
+
+
+def by_kind(kinds: np.ndarray) -> np.ndarray:
+    """The action indices grouped by kind, after where each kind's group starts: ``NUM_KINDS + 1``
+    starts, then the indices (so the mask visits only the indices of each legal move's kind)."""
+    order = np.argsort(kinds, kind="stable")
+    starts = np.searchsorted(kinds[order], np.arange(NUM_KINDS + 1))
+    return np.concatenate([starts, order]).astype(np.int64)
 
 
 class UnbatchableStrategy(ValueError):

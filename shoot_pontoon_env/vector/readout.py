@@ -18,35 +18,19 @@ from ..engine.table import Phase
 from ..engine.view import SeatView, seen_cards
 from ..rules import SHOOT_BET_POINTS, Rules
 from .engine import TableBatch
-from .kernel import I64, MOVE, ROWS, agent_moves, current_hand, jit, shoot_bet_point, shoot_capacity
+from .kernel import MOVE, VIEW_FIELDS, view_fields
 from .layout import (
     C_PLAYERS, C_SEAT, H_BOX, H_BUYS, H_CARDS, H_DONE, H_DOUBLED, H_FOURTH_OFFERED, H_FROM_SPLIT, H_ORIGINAL,
     H_RESHUFFLED, H_RESULT, H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, H_TWISTS, H_WON_FROM_SHOOT, K_O_BC, K_O_BU,
-    K_O_SEEN, MAX_HAND_CARDS, T_BANKER, T_BANKER_CARDS, T_PHASE, T_RESERVE, T_SHOE_SIZE, T_SHOOT,
+    K_O_SEEN, HAND_BYTES, T_BANKER, T_BANKER_CARDS, T_PHASE, T_RESERVE, T_SHOE_SIZE, T_SHOOT,
 )
-
-F_CURRENT, F_CAPACITY, F_POINT, F_MOVES = range(4)
-FIELDS = F_MOVES + 1
-"""The kernel's answer: the pending hand (-1: none), the Shoot's room, the open betting point (-1:
-none), the number of legal moves, then (kind, low, high) per move."""
-
-
-@jit(ROWS, I64, I64, entry=True)
-def view_fields(t, k8, c, out):
-    """The parts of the agent's view that follow from the rules (see ``FIELDS``)."""
-    current = current_hand(t, c)
-    out[F_CURRENT] = current
-    out[F_CAPACITY] = shoot_capacity(t, c)
-    out[F_POINT] = shoot_bet_point(t, c) if current >= 0 else -1
-    out[F_MOVES] = agent_moves(t, k8, c, out[FIELDS:])
-
 
 def batch_hands(batch: TableBatch, table: int = 0) -> list[Hand]:
     """The hands of table ``table``, in the table's order, as the Table holds them."""
     k8, layout = batch.k8[table], batch.layout
     hands = []
     for k, row in enumerate(batch.hands_of(table).tolist()):
-        start = k * MAX_HAND_CARDS
+        start = k * HAND_BYTES
         cards = k8[layout.hc + start:][:row[H_CARDS]].tolist()
         face_up = [bool(up) for up in k8[layout.hu + start:][:len(cards)].tolist()]
         hands.append(Hand(
@@ -60,9 +44,9 @@ def batch_hands(batch: TableBatch, table: int = 0) -> list[Hand]:
 def batch_seat_view(batch: TableBatch, rules: Rules, table: int = 0) -> SeatView:
     """The agent seat's view at table ``table`` of ``batch`` (whose env has ``rules``)."""
     t, k8, c = batch.t[table], batch.k8[table], batch.config.c
-    out = np.zeros(FIELDS + MOVE * 8, dtype=np.int64)  # room for 8 moves, as the kernel's scratch_size
+    out = np.zeros(VIEW_FIELDS + MOVE * 8, dtype=np.int64)  # room for 8 moves, as the kernel's scratch_size
     view_fields(t, k8, c, out)
-    current, capacity, point, moves = out[:FIELDS].tolist()
+    current, capacity, point, moves = out[:VIEW_FIELDS].tolist()
     seat, banker = int(c[C_SEAT]), int(t[T_BANKER])
     counts = k8[K_O_SEEN:K_O_SEEN + 13].tolist()
     dealt = int(t[T_BANKER_CARDS])
@@ -70,7 +54,7 @@ def batch_seat_view(batch: TableBatch, rules: Rules, table: int = 0) -> SeatView
     hands, banker_cards = seen_cards(batch_hands(batch, table), k8[K_O_BC:K_O_BC + dealt].tolist(), face_up, seat,
                                      counts)
     legal = tuple(LegalMove(ActionKind(kind), low, high)
-                  for kind, low, high in out[FIELDS:FIELDS + MOVE * moves].reshape(moves, MOVE).tolist())
+                  for kind, low, high in out[VIEW_FIELDS:VIEW_FIELDS + MOVE * moves].reshape(moves, MOVE).tolist())
     return SeatView(
         seat, seat == banker, banker, rules, Phase(int(t[T_PHASE])), legal, int(t[T_SHOOT]), capacity,
         int(t[T_RESERVE]), SHOOT_BET_POINTS[point] if point >= 0 else None, current if current >= 0 else None,
