@@ -60,19 +60,33 @@ def vector_rate(envs: gym.vector.VectorEnv, steps: int) -> float:
     _, info = envs.reset(seed=0)
     spent, decisions = 0.0, 0
     resetting = np.zeros(envs.num_envs, dtype=bool)
+    next_step = envs.metadata.get("autoreset_mode") == AutoresetMode.NEXT_STEP
     for _ in range(steps):
         actions = random_actions(rng, info["action_mask"])
         start = time.process_time()
         _, _, terminated, truncated, info = envs.step(actions)
         spent += time.process_time() - start
         decisions += int((~resetting).sum())
-        resetting = terminated | truncated
+        if next_step:
+            resetting = terminated | truncated
     envs.close()
     return decisions / spent
 
 
-def batched(env_id: str, num_envs: int, **kwargs) -> gym.vector.VectorEnv:
-    return gym.make_vec(env_id, num_envs=num_envs, autoreset_mode=AutoresetMode.NEXT_STEP, copy=False, **kwargs)
+def batched(env_id: str, num_envs: int, mode: AutoresetMode = AutoresetMode.NEXT_STEP,
+            **kwargs) -> gym.vector.VectorEnv:
+    return gym.make_vec(env_id, num_envs=num_envs, autoreset_mode=mode, copy=False, **kwargs)
+
+
+def autoreset_modes(budget: int) -> None:
+    """NEXT_STEP (a finished table resets at its next step, which is no decision) beside SAME_STEP
+    (reset within the step that ends the episode, the final observation in the info: what SB3's
+    ``PontoonVecEnv`` and ``python -m train`` use)."""
+    print("\nAutoreset modes (ShootPontoon-v0, 4096 tables):\n")
+    print("| autoreset_mode | decisions/s |")
+    print("|---|---|")
+    for mode in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+        print(f"| {mode.value} | {vector_rate(batched('ShootPontoon-v0', 4096, mode), steps_for(4096, budget)):,.0f} |")
 
 
 def steps_for(num_envs: int, budget: int) -> int:
@@ -97,7 +111,8 @@ def observation_cost(budget: int, configs: list[tuple[str, dict]]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a tenth of the steps")
-    parser.add_argument("--observation-cost", action="store_true", help="only the cost of the observation")
+    parser.add_argument("--observation-cost", action="store_true",
+                        help="only the cost of the observation and of the autoreset modes")
     args = parser.parse_args(argv)
     scale = 0.1 if args.quick else 1.0
     budget = int(2_000_000 * scale)
@@ -105,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
                ("ShootPontoonBanker-v0", {})]
     if args.observation_cost:
         observation_cost(budget, configs)
+        autoreset_modes(budget)
         return 0
     reference = blackjack_rate(int(100_000 * scale))
     print(f"Gymnasium Blackjack-v1 (scalar, random actions): {reference:,.0f} steps/s of CPU\n")
@@ -143,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
                            steps_for(4096, budget))
         print(f"| {players} | {rate:,.0f} | {1e9 / rate:,.0f} |")
     observation_cost(budget, configs)
+    autoreset_modes(budget)
     return 0
 
 

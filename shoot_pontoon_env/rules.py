@@ -26,6 +26,8 @@ below it, the chips that change hands in an episode stay far inside the float32 
 DRAW_ON_21_KINDS = ("no", "soft", "any")
 BANKER_FIVE_CARD_KINDS = ("trick", "total", "draw_on")
 FIVE_CARDS = 5
+MAX_DECKS = 8
+"""The most packs a shoe holds (``num_decks``)."""
 """A punter hand stops at five cards (the Five Card Trick); so does the banker unless it draws on."""
 
 
@@ -189,7 +191,7 @@ class Rules:
             object.__setattr__(self, "draw_on_21", "any" if self.draw_on_21 else "no")
         if not isinstance(self.name, str) or not self.name:
             _fail("name", self.name, "a non-empty str")
-        _int_in("num_decks", self.num_decks, 1, 8)
+        _int_in("num_decks", self.num_decks, 1, MAX_DECKS)
         _choice("shoe", self.shoe, SHOE_KINDS)
         if not isinstance(self.penetration, (int, float)) or not 0.25 <= self.penetration <= 0.95:
             _fail("penetration", self.penetration, "a float in 0.25..0.95")

@@ -67,6 +67,10 @@ class ActionTable:
     def labels(self) -> list[str]:
         return [entry.label for entry in self.entries]
 
+    def indices_by_kind(self) -> dict[ActionKind, tuple[int, ...]]:
+        """The indices of each kind, in order (what :meth:`mask` visits for a legal move)."""
+        return {kind: tuple(indices) for kind, indices in self._by_kind.items()}
+
     def index_of(self, kind: ActionKind, amount: int = 0) -> int:
         """The index of a fixed entry, e.g. ``index_of(ActionKind.STICK)`` (tests, scripts)."""
         for index in self._by_kind.get(kind, ()):

@@ -43,7 +43,7 @@ from ..actions import ActionKind, LegalMove
 from ..cards import best_total, is_pontoon_pair
 from ..engine.table import MAX_PLAYERS, Phase
 from ..engine.view import HandView, SeatView
-from ..rules import SHOOT_BET_POINTS, Rules
+from ..rules import MAX_DECKS, SHOOT_BET_POINTS, Rules
 from .action_table import ActionTable  # noqa: F401  (re-exported: the encoding's other half)
 
 NUM_RANKS = 13
@@ -258,7 +258,7 @@ def _float32_sums(step: float, count: int) -> tuple[float, ...]:
     return tuple(sums)
 
 
-RANK_FRACTIONS = _float32_sums(1.0 / MAX_CARDS, 4 * 8)
+RANK_FRACTIONS = _float32_sums(1.0 / MAX_CARDS, 4 * MAX_DECKS)
 """The observation's value for k cards of one rank: k fifths, added in float32."""
 _NEXT_FRACTION = dict(zip(RANK_FRACTIONS, RANK_FRACTIONS[1:]))
 """The value after one more card of a rank (the fractions are distinct, from 0.0)."""

@@ -62,7 +62,7 @@ def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: L
     act_kind, act_amount, act_multiple = action_arrays(env.action_table)
     players = env.num_players
     actions = len(act_kind)
-    grouped = by_kind(act_kind)
+    grouped = by_kind(env.action_table)
     strategies = C_FIELDS + 2 * actions
     c = np.zeros(strategies + STRAT_INTS * (players + 1) + len(grouped), dtype=np.int64)
     for index, value in rules_fields(rules).items():

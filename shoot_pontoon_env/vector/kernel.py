@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit, typeof, types
 
 from ..envs import encoding as enc
+from ..rules import MAX_DECKS
 from ..solver.space import BUY_BASE as SOLVER_BUY_BASE
 from ..solver.space import DOUBLE as SOLVER_DOUBLE
 from ..solver.space import SPLIT as SOLVER_SPLIT
@@ -38,11 +39,11 @@ from .layout import (
     C_SHOE_FULL, C_SHOOT, C_SHOOT_CAP, C_SHOWS_FIRST, C_SPLIT_BY_VALUE, C_STARTING_CHIPS,
     C_STICK_MINIMUM, DRAW_ANY, DRAW_SOFT, E_FEED_EMPTY, E_NO_DECISION, E_OPPONENT_ILLEGAL, E_RUNAWAY,
     E_SHOE_EXHAUSTED, F_BANKER_CARDS_BOUND, F_O_ACT_MULTIPLE, F_O_STRAT, F_PENALTY, F_PENETRATION,
-    HANDS, HAND_BYTES, HC_BUST, HC_FIVE_CARD_TRICK, HC_PONTOON, HC_TOTAL, HC_TWENTY_ONE, H_BOX, H_BUYS, H_CARDS, H_DONE,
-    H_DOUBLED, H_FIELDS, H_FOURTH_OFFERED, H_FROM_SPLIT, H_ORIGINAL, H_RESHUFFLED, H_RESULT, H_SEAT,
+    HANDS, HAND_BYTES, HAND_UP, HC_BUST, HC_FIVE_CARD_TRICK, HC_PONTOON, HC_TOTAL, HC_TWENTY_ONE, H_BOX, H_BUYS,
+    H_CARDS, H_DONE, H_DOUBLED, H_FIELDS, H_FOURTH_OFFERED, H_FROM_SPLIT, H_ORIGINAL, H_RESHUFFLED, H_RESULT, H_SEAT,
     H_SETTLED, H_SHOOT_BET, H_STAKE, H_TWISTS, H_WON_FROM_SHOOT, K_BUY, K_DOUBLE, K_KEEP_BANK, K_O_BC,
-    K_FIXED, K_O_BU, K_O_SEEN, K_SELL_BANK, K_SHOOT_BET, K_SPLIT, K_STAKE, K_STICK, K_TWIST, MAX_BANKER_CARDS,
-    MAX_HAND_CARDS, MAX_TOTAL, NONE, NUM_KINDS, O_LOSE, O_PUSH, O_WIN, PH_BANKER, PH_BANK_DECISION,
+    K_FIXED, K_O_BU, K_O_SEEN, K_SELL_BANK, K_SHOOT_BET, K_SPLIT, K_STAKE, K_STICK, K_TWIST,
+    MAX_BANKER_CARDS, MAX_HAND_CARDS, MAX_TOTAL, NONE, NUM_KINDS, O_LOSE, O_PUSH, O_WIN, PH_BANKER, PH_BANK_DECISION,
     PH_DEAL_OVER, PH_PLAY, PH_SHOOT_BETS, PH_STAKES, SF_A, SF_B, SI_A, SI_B, SI_BANKER_STAND,
     SI_PUNTER_STICK, STRAT_FLOATS, STRAT_INTS, ST_BANK, ST_BANKER, ST_BET_BEFORE_DEAL,
     ST_BET_BEFORE_SECOND, ST_FIRST_CARDS, ST_OVER, ST_PEEK, ST_PLAY, ST_SECOND_CARDS, ST_SETTLE,
@@ -53,7 +54,7 @@ from .layout import (
     T_WEALTH_MARK,
 )
 
-CONSTANTS_FINGERPRINT = "8514336ed0956f98"
+CONSTANTS_FINGERPRINT = "be44842d4c2c0539"
 """A digest of the constants of the modules this file imports (``constants_fingerprint``). numba keys
 its on-disk cache on the text of this file alone, yet compiles those constants into the kernel: so
 when one of them changes, this line must change too, or a cached kernel would go on using the old
@@ -61,25 +62,33 @@ ones. Importing this module checks it, and says the new value."""
 
 
 def constants_fingerprint() -> str:
-    """The digest of every upper-case int, float, str, tuple or slice of layout.py, policy.py,
-    envs/encoding.py and solver/space.py (what this file compiles in from elsewhere)."""
+    """The digest of every upper-case constant of layout.py, policy.py, envs/encoding.py, rules.py and
+    solver/space.py (what this file compiles in from elsewhere) whose value is plain: an int, float,
+    bool, str or slice, or a tuple of them (printed the same by every Python and numpy)."""
     import hashlib
 
+    from .. import rules
     from ..solver import space
     from . import layout, policy
 
+    def plain(value: object) -> bool:
+        if type(value) is tuple:
+            return all(plain(item) for item in value)
+        return type(value) in (int, float, bool, str, slice)
+
     digest = hashlib.sha256()
-    for module in (layout, policy, enc, space):
+    for module in (layout, policy, enc, rules, space):
         for name, value in sorted(vars(module).items()):
-            if name.isupper() and isinstance(value, (int, float, str, tuple, slice)):
+            if name.isupper() and plain(value):
                 digest.update(f"{module.__name__}.{name}={value!r};".encode())
     return digest.hexdigest()[:16]
 
 
 if constants_fingerprint() != CONSTANTS_FINGERPRINT:
     raise RuntimeError(
-        f"{__file__}: CONSTANTS_FINGERPRINT is {CONSTANTS_FINGERPRINT!r}, but the constants it compiles in now give "
-        f"{constants_fingerprint()!r}: write that value there (numba's cache of the kernel would otherwise be stale)"
+        f"{__file__}: CONSTANTS_FINGERPRINT is {CONSTANTS_FINGERPRINT!r}, but the constants it compiles in "
+        f"now give {constants_fingerprint()!r}: write that value there (numba's cache of the kernel would "
+        "otherwise be stale)"
     )
 
 I, B, F = types.int64, types.boolean, types.float64
@@ -124,8 +133,6 @@ STEP_LIMIT = 100_000
 """Automatic actions one table may take inside one call before it counts as a runaway."""
 MOVE = 3
 """A legal move in mv: kind, low, high."""
-UP = MAX_HAND_CARDS
-"""From a hand's card to its face-up flag in k8 (layout.HAND_BYTES)."""
 
 
 def scratch_size(slots: int) -> int:
@@ -181,8 +188,8 @@ HIDDEN_SCALED = _scaled(MAX_BANKER_CARDS + 1, CARDS_SCALE, 1.0)
 TOTAL_SCALED = _scaled(MAX_TOTAL, TOTAL_SCALE, TOTAL_BOUND)
 DRAWS_SCALED = _scaled(MAX_HAND_CARDS + 1, DRAWS_SCALE, 1.0)
 SEAT_SCALED = _scaled(MAX_PLAYERS + 1, SEAT_SCALE)
-MAX_DECKS = 8
-COUNT_SCALED = np.array([_scaled(4 * MAX_DECKS + 1, 4.0 * max(decks, 1), 1.0) for decks in range(MAX_DECKS + 1)])
+COUNT_SCALED = np.array([_scaled(4 * MAX_DECKS + 1, 4.0 * max(decks, 1), 1.0)
+                         for decks in range(MAX_DECKS + 1)])
 """COUNT_SCALED[decks, n]: the fraction of a rank's cards seen (n of 4 x decks)."""
 SHOWDOWN_STRIDES = tuple(int(s) for s in np.cumprod((1, 2, MAX_TOTAL, 5, 2, 2, MAX_TOTAL))[::-1])
 SD_CLASS, SD_TOTAL, SD_SPLIT, SD_SPECIAL, SD_BANKER, SD_BANKER_TOTAL, SD_FIELD = SHOWDOWN_STRIDES
@@ -197,7 +204,7 @@ def hand_at(c, k, field):
 
 @jit(I64, I, I)
 def card_at(c, k, p):
-    """Index in k8 of card p of hand k (its face-up flag: + the HU offset)."""
+    """Index in k8 of card p of hand k (its face-up flag: + HAND_UP)."""
     return K_FIXED + k * HAND_BYTES + p
 
 
@@ -620,7 +627,7 @@ def deal_to_hand(t, k8, c, k, face_up, rng, counts):
         fail(t, 0, E_RUNAWAY)
         return
     k8[card_at(c, k, n)] = card
-    k8[UP + card_at(c, k, n)] = face_up
+    k8[HAND_UP + card_at(c, k, n)] = face_up
     t[hand_at(c, k, H_CARDS)] = n + 1
 
 
@@ -652,7 +659,6 @@ def wealth(t, c, seat):
 @jit(I32ROW, I64, I, I)
 def add_to_shoot(t, c, amount, src):
     """Table._add_to_shoot; ``src`` is a seat, or -1 for chips lying on the table."""
-    bal = BALANCES
     if c[C_SHOOT_CAP] != NONE:
         room = c[C_SHOOT_CAP] - t[T_SHOOT] - t[T_RESERVE]
         if room < 0:
@@ -660,12 +666,12 @@ def add_to_shoot(t, c, amount, src):
         excess = amount - room
         if excess > 0:
             if src >= 0:
-                t[bal + src] -= excess
-            t[bal + t[T_BANKER]] += excess
+                t[BALANCES + src] -= excess
+            t[BALANCES + t[T_BANKER]] += excess
             amount -= excess
     reserved = amount * c[C_RESERVE_PERCENT] // 100
     if src >= 0:
-        t[bal + src] -= amount
+        t[BALANCES + src] -= amount
     t[T_RESERVE] += reserved
     t[T_SHOOT] += amount - reserved
 
@@ -673,29 +679,28 @@ def add_to_shoot(t, c, amount, src):
 @jit(I32ROW, I64, I, I, I)
 def settle_hand(t, c, k, outcome, multiple):
     """Table._settle_hand."""
-    bal = BALANCES
     seat = t[hand_at(c, k, H_SEAT)]
     banker = t[T_BANKER]
     stake = np.int64(t[hand_at(c, k, H_STAKE)])
     bet = np.int64(t[hand_at(c, k, H_SHOOT_BET)])
     if outcome == O_WIN:
-        t[bal + seat] += stake + multiple * stake + 2 * bet
-        t[bal + banker] -= multiple * stake
+        t[BALANCES + seat] += stake + multiple * stake + 2 * bet
+        t[BALANCES + banker] -= multiple * stake
         t[T_SHOOT] -= bet
         t[hand_at(c, k, H_WON_FROM_SHOOT)] = bet
         net = multiple * stake + bet
     elif outcome == O_PUSH:
-        t[bal + seat] += stake + bet
+        t[BALANCES + seat] += stake + bet
         net = np.int64(0)
     else:
         progressive = c[C_PROGRESSIVE]
         if stake < progressive:
             progressive = stake
-        t[bal + banker] += stake - progressive
+        t[BALANCES + banker] += stake - progressive
         if progressive > 0:
             add_to_shoot(t, c, progressive, -1)
-        t[bal + seat] -= (multiple - 1) * stake
-        t[bal + banker] += (multiple - 1) * stake
+        t[BALANCES + seat] -= (multiple - 1) * stake
+        t[BALANCES + banker] += (multiple - 1) * stake
         if bet > 0:
             add_to_shoot(t, c, bet, -1)
         net = -multiple * stake - bet
@@ -706,9 +711,8 @@ def settle_hand(t, c, k, outcome, multiple):
 
 @jit(ROWS, I64, I)
 def reveal_hand(t, k8, c, k):
-    up = UP
     for p in range(t[hand_at(c, k, H_CARDS)]):
-        k8[up + card_at(c, k, p)] = 1
+        k8[HAND_UP + card_at(c, k, p)] = 1
 
 
 @jit(ROWS)
@@ -774,7 +778,6 @@ def pay_reserve_jackpot(t, c):
     reserve = np.int64(t[T_RESERVE])
     if reserve == 0:
         return
-    bal = BALANCES
     total = 0
     first = -1
     for k in range(t[T_HANDS]):
@@ -785,7 +788,7 @@ def pay_reserve_jackpot(t, c):
                 first = k
     t[T_RESERVE] = 0
     if first < 0:
-        t[bal + t[T_BANKER]] += reserve
+        t[BALANCES + t[T_BANKER]] += reserve
         return
     shared = 0
     for k in range(t[T_HANDS]):
@@ -793,8 +796,8 @@ def pay_reserve_jackpot(t, c):
         if won > 0:
             share = reserve * won // total
             shared += share
-            t[bal + t[hand_at(c, k, H_SEAT)]] += share
-    t[bal + t[hand_at(c, first, H_SEAT)]] += reserve - shared
+            t[BALANCES + t[hand_at(c, k, H_SEAT)]] += share
+    t[BALANCES + t[hand_at(c, first, H_SEAT)]] += reserve - shared
 
 
 @jit(I32ROW, I64, call=True)
@@ -812,11 +815,10 @@ def end_of_deal_bank(t, c):
 @jit(I32ROW, I64, call=True)
 def sell_bank(t, c):
     """Table._sell_bank."""
-    bal = BALANCES
     seller = t[T_BANKER]
     buyer = (seller + 1) % c[C_PLAYERS]
-    t[bal + seller] += t[T_SHOOT] + t[T_RESERVE] + c[C_BANK_SALE_PRICE]
-    t[bal + buyer] -= c[C_BANK_SALE_PRICE]
+    t[BALANCES + seller] += t[T_SHOOT] + t[T_RESERVE] + c[C_BANK_SALE_PRICE]
+    t[BALANCES + buyer] -= c[C_BANK_SALE_PRICE]
     t[T_SHOOT] = 0
     t[T_RESERVE] = 0
     t[T_BANKER] = buyer
@@ -927,13 +929,12 @@ def after_card(t, k8, c, k):
 def split(t, k8, c, k, rng, counts):
     """Table._split: the second card starts a new hand right after this one."""
     hands = t[T_HANDS]
-    up = UP
     for j in range(hands, k + 1, -1):  # make room at k + 1
         for field in range(H_FIELDS):
             t[hand_at(c, j, field)] = t[hand_at(c, j - 1, field)]
         for p in range(MAX_HAND_CARDS):
             k8[card_at(c, j, p)] = k8[card_at(c, j - 1, p)]
-            k8[up + card_at(c, j, p)] = k8[up + card_at(c, j - 1, p)]
+            k8[HAND_UP + card_at(c, j, p)] = k8[HAND_UP + card_at(c, j - 1, p)]
     t[T_HANDS] = hands + 1
     moved = k8[card_at(c, k, 1)]
     t[hand_at(c, k, H_CARDS)] = 1
@@ -943,7 +944,7 @@ def split(t, k8, c, k, rng, counts):
     t[hand_at(c, k + 1, H_FROM_SPLIT)] = 1
     t[hand_at(c, k + 1, H_CARDS)] = 1
     k8[card_at(c, k + 1, 0)] = moved
-    k8[up + card_at(c, k + 1, 0)] = 0
+    k8[HAND_UP + card_at(c, k + 1, 0)] = 0
     t[hand_at(c, k, H_FROM_SPLIT)] = 1
     t[BALANCES + seat] -= original
     deal_to_hand(t, k8, c, k, 0, rng, counts)
@@ -1219,7 +1220,6 @@ def shoot_aware_banker_play(t, k8, c, f, tab, strat, fstrat, mv, n, total):
     live = 0
     all_shown = True
     visible_best = 0
-    up = UP
     for k in range(t[T_HANDS]):
         if t[hand_at(c, k, H_SETTLED)] != 0:
             continue
@@ -1227,7 +1227,7 @@ def shoot_aware_banker_play(t, k8, c, f, tab, strat, fstrat, mv, n, total):
         at_risk += t[hand_at(c, k, H_SHOOT_BET)]
         shown = True
         for p in range(t[hand_at(c, k, H_CARDS)]):
-            if k8[up + card_at(c, k, p)] == 0:
+            if k8[HAND_UP + card_at(c, k, p)] == 0:
                 shown = False
         if shown:
             hand_value, _ = hand_total(t, k8, c, k)
@@ -1436,7 +1436,6 @@ def encode_hand(t, k8, c, k, row, start, seat, banker, is_current, counts):
     counted = t[base + H_RESHUFFLED] == 0
     own = t[base + H_SEAT] == seat
     n = t[base + H_CARDS]
-    up = UP
     visible = 0
     hard = 0
     ace = False
@@ -1447,7 +1446,7 @@ def encode_hand(t, k8, c, k, row, start, seat, banker, is_current, counts):
         value = card_value(card)
         true_hard += value
         true_ace = true_ace or value == 1
-        if own or k8[up + card_at(c, k, p)] != 0:
+        if own or k8[HAND_UP + card_at(c, k, p)] != 0:
             visible += 1
             hard += value
             ace = ace or value == 1

@@ -132,13 +132,15 @@ BALANCES = T_FIELDS
 HANDS = BALANCES + MAX_PLAYERS
 """The balances and the hands start at fixed places of the int32 row (room for the most seats), so
 that the kernel's offsets are constants."""
+HAND_UP = MAX_HAND_CARDS
 HAND_BYTES = 2 * MAX_HAND_CARDS
-"""A hand's bytes in the int8 row: its cards, then their face-up flags (hand k's start at
-``K_FIXED + k * HAND_BYTES``)."""
+"""A hand's bytes in the int8 row: its cards, then their face-up flags (HAND_UP after each card; hand
+k's start at ``K_FIXED + k * HAND_BYTES``)."""
 
 
 class Layout(NamedTuple):
-    """Where the parts of one table lie in its int32 row and its int8 row."""
+    """Where the parts of one table lie in its int32 row and its int8 row (``players`` balances from
+    ``bal``; hand k's cards from ``hc + k * HAND_BYTES``, their face-up flags from ``hu + k * HAND_BYTES``)."""
 
     int_row: int
     byte_row: int
@@ -153,16 +155,12 @@ class Layout(NamedTuple):
 
 
 def table_layout(num_players: int, slots: int, shoe_size: int, feed_capacity: int) -> Layout:
-    bal = BALANCES
-    hands = HANDS
-    feed_len = hands + slots * H_FIELDS
-    hc = K_FIXED
-    hu = hc + MAX_HAND_CARDS
-    shoe = hc + slots * HAND_BYTES
+    feed_len = HANDS + slots * H_FIELDS
+    shoe = K_FIXED + slots * HAND_BYTES
     feed = shoe + shoe_size
     return Layout(int_row=feed_len + feed_capacity, byte_row=feed + feed_capacity * shoe_size, players=num_players,
-                  bal=bal,
-                  hands=hands, feed_len=feed_len, hc=hc, hu=hu, shoe=shoe, feed=feed)
+                  bal=BALANCES, hands=HANDS, feed_len=feed_len, hc=K_FIXED, hu=K_FIXED + HAND_UP, shoe=shoe,
+                  feed=feed)
 
 
 class Config(NamedTuple):
@@ -255,12 +253,15 @@ def action_arrays(action_table: ActionTable) -> tuple[np.ndarray, np.ndarray, np
     return kinds, amounts, multiples
 
 
-def by_kind(kinds: np.ndarray) -> np.ndarray:
+def by_kind(action_table: ActionTable) -> np.ndarray:
     """The action indices grouped by kind, after where each kind's group starts: ``NUM_KINDS + 1``
     starts, then the indices (so the mask visits only the indices of each legal move's kind)."""
-    order = np.argsort(kinds, kind="stable")
-    starts = np.searchsorted(kinds[order], np.arange(NUM_KINDS + 1))
-    return np.concatenate([starts, order]).astype(np.int64)
+    groups = action_table.indices_by_kind()
+    starts, indices = [0], []
+    for kind in ActionKind:
+        indices += groups.get(kind, ())
+        starts.append(len(indices))
+    return np.array(starts + indices, dtype=np.int64)
 
 
 class UnbatchableStrategy(ValueError):

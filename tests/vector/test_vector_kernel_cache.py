@@ -14,6 +14,6 @@ def test_the_fingerprint_written_in_kernel_py_is_that_of_the_constants_now() -> 
 
 
 @pytest.mark.parametrize("module, name", [(layout, "T_STAGE"), (layout, "HANDS"), (encoding, "HAND_SIZE")])
-def test_changing_a_constant_the_kernel_compiles_in_changes_the_fingerprint(monkeypatch, module, name) -> None:
+def test_a_changed_compiled_in_constant_changes_the_fingerprint(monkeypatch, module, name) -> None:
     monkeypatch.setattr(module, name, getattr(module, name) + 1)
     assert kernel.constants_fingerprint() != kernel.CONSTANTS_FINGERPRINT
