@@ -26,9 +26,9 @@ below it, the chips that change hands in an episode stay far inside the float32 
 DRAW_ON_21_KINDS = ("no", "soft", "any")
 BANKER_FIVE_CARD_KINDS = ("trick", "total", "draw_on")
 FIVE_CARDS = 5
+"""A punter hand stops at five cards (the Five Card Trick); so does the banker unless it draws on."""
 MAX_DECKS = 8
 """The most packs a shoe holds (``num_decks``)."""
-"""A punter hand stops at five cards (the Five Card Trick); so does the banker unless it draws on."""
 
 
 class RulesError(ValueError):

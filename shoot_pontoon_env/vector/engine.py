@@ -71,8 +71,7 @@ def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: L
         C_PLAYERS: players, C_SEAT: env.seat, C_BANKER_SEAT_ENV: type(env).__name__ == "ShootPontoonBankerEnv",
         C_DEALS_PER_EPISODE: env.deals_per_episode, C_STARTING_CHIPS: env.starting_chips,
         C_ACTIONS: actions, C_SLOTS: hand_slots(rules, players), C_O_FEED_LEN: layout.feed_len,
-        C_O_SHOE: layout.shoe,
-        C_O_FEED: layout.feed, C_FEED_CAPACITY: feed_capacity, C_O_ACT_KIND: C_FIELDS,
+        C_O_SHOE: layout.shoe, C_O_FEED: layout.feed, C_FEED_CAPACITY: feed_capacity, C_O_ACT_KIND: C_FIELDS,
         C_O_ACT_AMOUNT: C_FIELDS + actions, C_O_STRAT: strategies, C_AUTOPILOT: autopilot[0],
         C_BLIND: blind, C_O_BY_KIND: len(c) - len(grouped),
     }

@@ -88,10 +88,10 @@ ERRORS = {
  C_O_FEED_LEN, C_O_SHOE, C_O_FEED, C_FEED_CAPACITY, C_O_ACT_KIND, C_O_ACT_AMOUNT, C_O_STRAT,
  C_BANKER_STOPS_AT_FIVE, C_AUTOPILOT, C_BLIND, C_O_BY_KIND) = range(55)
 C_FIELDS = 55
-"""Fixed fields of the int64 config (rules, seats, and the offsets of a table's rows that depend on
-its size: the balances, the hands and their cards lie at fixed places, BALANCES, HANDS, K_FIXED); the action
-table and the players follow at C_O_ACT_KIND, C_O_ACT_AMOUNT and C_O_STRAT, and the action indices
-grouped by kind at C_O_BY_KIND (``by_kind``)."""
+"""Fixed fields of the int64 config (rules, seats, and the offsets of the parts of a table's rows
+that depend on its size; the balances, the hands and their cards lie at fixed places: BALANCES,
+HANDS, K_FIXED). The action table and the players follow at C_O_ACT_KIND, C_O_ACT_AMOUNT and
+C_O_STRAT, and the action indices grouped by kind at C_O_BY_KIND (``by_kind``)."""
 F_PENETRATION, F_PENALTY, F_O_ACT_MULTIPLE, F_O_STRAT, F_BANKER_CARDS_BOUND = range(5)
 F_FIELDS = 5
 NONE = -1
@@ -140,7 +140,8 @@ k's start at ``K_FIXED + k * HAND_BYTES``)."""
 
 class Layout(NamedTuple):
     """Where the parts of one table lie in its int32 row and its int8 row (``players`` balances from
-    ``bal``; hand k's cards from ``hc + k * HAND_BYTES``, their face-up flags from ``hu + k * HAND_BYTES``)."""
+    ``bal``; hand k's cards from ``hc + k * HAND_BYTES``, their face-up flags from
+    ``hu + k * HAND_BYTES``)."""
 
     int_row: int
     byte_row: int
