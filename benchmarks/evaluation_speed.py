@@ -6,6 +6,8 @@ Run: ``.venv/bin/python benchmarks/evaluation_speed.py [--hands 10000000] [--mod
 
 The table is the Playtech punter's (``ShootPontoon-Playtech-v0``, heads-up, one stake level), where the
 zoo model was trained. Times are wall seconds with torch on one thread; results in ``docs/RESULTS.md``.
+The run starts with Gymnasium's Blackjack-v1 steps/s, the yardstick of the machine's speed that day
+(the targets are in seconds, and these shared machines differ from day to day).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # agents/ and eval
 import shoot_pontoon_env.envs  # noqa: E402,F401  (registers the ids)
 from agents import make_agent  # noqa: E402
 from evaluate.tournament import play_agent, play_agent_batched  # noqa: E402
+from vector_throughput import blackjack_rate  # noqa: E402  (benchmarks/, the script's own folder)
 
 ENV_ID = "ShootPontoon-Playtech-v0"
 KWARGS = {"num_players": 2, "stake_levels": [1]}
@@ -53,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     def table_env() -> gym.Env:
         return gym.make(ENV_ID, **KWARGS, engine="table")
 
+    print(f"Gymnasium Blackjack-v1 (scalar, random actions): {blackjack_rate(100_000):,.0f} steps/s of CPU\n")
     print(f"{ENV_ID} {KWARGS}\n")
     print("| agent, engine | hands | seconds | hands/s | per unit stake |")
     print("|---|---|---|---|---|")

@@ -191,6 +191,8 @@ SEAT_SCALED = _scaled(MAX_PLAYERS + 1, SEAT_SCALE)
 COUNT_SCALED = np.array([_scaled(4 * MAX_DECKS + 1, 4.0 * max(decks, 1), 1.0)
                          for decks in range(MAX_DECKS + 1)])
 """COUNT_SCALED[decks, n]: the fraction of a rank's cards seen (n of 4 x decks)."""
+PACK_ORDER = np.array([card for _ in range(MAX_DECKS) for card in range(52)], dtype=np.int8)
+"""The largest shoe in pack order (each pack's 52 cards in turn); a fresh shoe is its first cards."""
 SHOWDOWN_STRIDES = tuple(int(s) for s in np.cumprod((1, 2, MAX_TOTAL, 5, 2, 2, MAX_TOTAL))[::-1])
 SD_CLASS, SD_TOTAL, SD_SPLIT, SD_SPECIAL, SD_BANKER, SD_BANKER_TOTAL, SD_FIELD = SHOWDOWN_STRIDES
 
@@ -520,13 +522,13 @@ def take_fed_order(t, k8, c):
 
 @jit(ROWS, I64, call=True)
 def fresh_shoe(t, k8, c):
-    """A new Shoe: every card in pack order, no shuffle yet."""
-    p = c[C_O_SHOE]
-    for _ in range(c[C_DECKS]):
-        for card in range(52):
-            k8[p] = card
-            p += 1
-    t[T_SHOE_SIZE] = c[C_SHOE_FULL]
+    """A new Shoe: every card in pack order, no shuffle yet (copied through a view, whose indices from
+    0 compile to a vector copy: the evaluation deals each hand from a fresh shoe, and the byte loop
+    this replaces was a fifth of its time)."""
+    shoe, size = k8[c[C_O_SHOE]:], c[C_SHOE_FULL]
+    for q in range(size):
+        shoe[q] = PACK_ORDER[q]
+    t[T_SHOE_SIZE] = size
     t[T_SHOE_POS] = 0
     t[T_SHOE_SHUFFLED] = 0
     t[T_SHUFFLES] = 0
