@@ -25,6 +25,7 @@ from .layout import (
     K_O_BC, K_O_BU, K_O_SEEN, T_BANKER, T_BANKER_CARDS, T_PHASE, T_RESERVE, T_SHOE_SIZE, T_SHOOT,
 )
 
+
 def batch_hands(batch: TableBatch, table: int = 0) -> list[Hand]:
     """The hands of table ``table``, in the table's order, as the Table holds them."""
     k8, layout = batch.k8[table], batch.layout
