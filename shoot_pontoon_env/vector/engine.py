@@ -18,10 +18,10 @@ from ..envs.encoding import BANKER_RANKS, hand_slots
 from . import kernel
 from .policy import NO_POLICY
 from .layout import (
-    AP_NONE, AP_STRATEGY, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BLIND, C_DEALS_PER_EPISODE,
+    AP_NONE, AP_STRATEGY, BALANCES, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BLIND, C_DEALS_PER_EPISODE,
     C_FEED_CAPACITY, C_FIELDS, C_O_ACT_AMOUNT, C_O_ACT_KIND, C_O_BY_KIND, C_O_FEED, C_O_FEED_LEN, C_O_SHOE,
     C_O_STRAT, C_PLAYERS, C_SEAT, C_SLOTS, C_STARTING_CHIPS, Config, ERRORS,
-    F_BANKER_CARDS_BOUND, F_FIELDS, F_O_ACT_MULTIPLE, F_O_STRAT, F_PENALTY, F_PENETRATION, H_FIELDS,
+    F_BANKER_CARDS_BOUND, F_FIELDS, F_O_ACT_MULTIPLE, F_O_STRAT, F_PENALTY, F_PENETRATION, HANDS, H_FIELDS,
     H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, Layout, STRAT_FLOATS, STRAT_INTS, T_BANKER, T_DEALS,
     T_ERROR, T_FEED_COUNT, T_FEED_HEAD, T_HANDS, T_ILLEGAL, T_RESERVE, T_SHOOT, action_arrays,
     by_kind, rules_fields, settlement_bytes, strategy_code, table_layout,
@@ -64,7 +64,8 @@ def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: L
     actions = len(act_kind)
     grouped = by_kind(env.action_table)
     strategies = C_FIELDS + 2 * actions
-    c = np.zeros(strategies + STRAT_INTS * (players + 1) + len(grouped), dtype=np.int64)
+    grouped_at = strategies + STRAT_INTS * (players + 1)
+    c = np.zeros(grouped_at + len(grouped), dtype=np.int64)
     for index, value in rules_fields(rules).items():
         c[index] = int(value)
     fields = {
@@ -73,13 +74,13 @@ def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: L
         C_ACTIONS: actions, C_SLOTS: hand_slots(rules, players), C_O_FEED_LEN: layout.feed_len,
         C_O_SHOE: layout.shoe, C_O_FEED: layout.feed, C_FEED_CAPACITY: feed_capacity, C_O_ACT_KIND: C_FIELDS,
         C_O_ACT_AMOUNT: C_FIELDS + actions, C_O_STRAT: strategies, C_AUTOPILOT: autopilot[0],
-        C_BLIND: blind, C_O_BY_KIND: len(c) - len(grouped),
+        C_BLIND: blind, C_O_BY_KIND: grouped_at,
     }
     for index, value in fields.items():
         c[index] = int(value)
     c[C_FIELDS:C_FIELDS + actions] = act_kind
     c[C_FIELDS + actions:C_FIELDS + 2 * actions] = act_amount
-    c[len(c) - len(grouped):] = grouped
+    c[grouped_at:] = grouped
     f = np.zeros(F_FIELDS + actions + STRAT_FLOATS * (players + 1), dtype=np.float64)
     f[F_PENETRATION] = rules.penetration
     f[F_PENALTY] = env.illegal_action_penalty
@@ -184,13 +185,11 @@ class TableBatch:
     @property
     def hands(self) -> np.ndarray:
         """Every table's hand slots: (N, slots, H_FIELDS) of ``layout.H_*`` (rows past T_HANDS unused)."""
-        lay = self.layout
-        return self.t[:, lay.hands:lay.feed_len].reshape(self.num_tables, self.slots, H_FIELDS)
+        return self.t[:, HANDS:self.layout.feed_len].reshape(self.num_tables, self.slots, H_FIELDS)
 
     @property
     def balances(self) -> np.ndarray:
-        lay = self.layout
-        return self.t[:, lay.bal:lay.bal + lay.players]
+        return self.t[:, BALANCES:BALANCES + self.layout.players]
 
     @property
     def illegal(self) -> np.ndarray:

@@ -139,18 +139,14 @@ k's start at ``K_FIXED + k * HAND_BYTES``)."""
 
 
 class Layout(NamedTuple):
-    """Where the parts of one table lie in its int32 row and its int8 row (``players`` balances from
-    ``bal``; hand k's cards from ``hc + k * HAND_BYTES``, their face-up flags from
-    ``hu + k * HAND_BYTES``)."""
+    """Where the parts of one table that depend on its size lie in its int32 row and its int8 row (the
+    ``players`` balances, the hands and their cards lie at the fixed places BALANCES, HANDS and
+    K_FIXED)."""
 
     int_row: int
     byte_row: int
     players: int
-    bal: int
-    hands: int
     feed_len: int
-    hc: int
-    hu: int
     shoe: int
     feed: int
 
@@ -160,8 +156,7 @@ def table_layout(num_players: int, slots: int, shoe_size: int, feed_capacity: in
     shoe = K_FIXED + slots * HAND_BYTES
     feed = shoe + shoe_size
     return Layout(int_row=feed_len + feed_capacity, byte_row=feed + feed_capacity * shoe_size, players=num_players,
-                  bal=BALANCES, hands=HANDS, feed_len=feed_len, hc=K_FIXED, hu=K_FIXED + HAND_UP, shoe=shoe,
-                  feed=feed)
+                  feed_len=feed_len, shoe=shoe, feed=feed)
 
 
 class Config(NamedTuple):

@@ -20,20 +20,21 @@ from ..rules import SHOOT_BET_POINTS, Rules
 from .engine import TableBatch
 from .kernel import MOVE, VIEW_FIELDS, view_fields
 from .layout import (
-    C_PLAYERS, C_SEAT, HAND_BYTES, H_BOX, H_BUYS, H_CARDS, H_DONE, H_DOUBLED, H_FOURTH_OFFERED, H_FROM_SPLIT,
-    H_ORIGINAL, H_RESHUFFLED, H_RESULT, H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, H_TWISTS, H_WON_FROM_SHOOT,
-    K_O_BC, K_O_BU, K_O_SEEN, T_BANKER, T_BANKER_CARDS, T_PHASE, T_RESERVE, T_SHOE_SIZE, T_SHOOT,
+    BALANCES, C_PLAYERS, C_SEAT, HAND_BYTES, HAND_UP, H_BOX, H_BUYS, H_CARDS, H_DONE, H_DOUBLED, H_FOURTH_OFFERED,
+    H_FROM_SPLIT, H_ORIGINAL, H_RESHUFFLED, H_RESULT, H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, H_TWISTS,
+    H_WON_FROM_SHOOT, K_FIXED, K_O_BC, K_O_BU, K_O_SEEN, T_BANKER, T_BANKER_CARDS, T_PHASE, T_RESERVE, T_SHOE_SIZE,
+    T_SHOOT,
 )
 
 
 def batch_hands(batch: TableBatch, table: int = 0) -> list[Hand]:
     """The hands of table ``table``, in the table's order, as the Table holds them."""
-    k8, layout = batch.k8[table], batch.layout
+    k8 = batch.k8[table]
     hands = []
     for k, row in enumerate(batch.hands_of(table).tolist()):
-        start = k * HAND_BYTES
-        cards = k8[layout.hc + start:][:row[H_CARDS]].tolist()
-        face_up = [bool(up) for up in k8[layout.hu + start:][:len(cards)].tolist()]
+        start = K_FIXED + k * HAND_BYTES
+        cards = k8[start:][:row[H_CARDS]].tolist()
+        face_up = [bool(up) for up in k8[start + HAND_UP:][:len(cards)].tolist()]
         hands.append(Hand(
             row[H_SEAT], row[H_BOX], row[H_ORIGINAL], row[H_STAKE], cards, face_up, row[H_SHOOT_BET], row[H_BUYS],
             row[H_TWISTS], bool(row[H_DOUBLED]), bool(row[H_FROM_SPLIT]), bool(row[H_FOURTH_OFFERED]),
@@ -60,5 +61,5 @@ def batch_seat_view(batch: TableBatch, rules: Rules, table: int = 0) -> SeatView
         seat, seat == banker, banker, rules, Phase(int(t[T_PHASE])), legal, int(t[T_SHOOT]), capacity,
         int(t[T_RESERVE]), SHOOT_BET_POINTS[point] if point >= 0 else None, current if current >= 0 else None,
         hands, banker_cards, dealt - len(banker_cards), np.array(counts, dtype=np.int64),
-        int(t[T_SHOE_SIZE]), int(t[batch.layout.bal + seat]), int(c[C_PLAYERS]),
+        int(t[T_SHOE_SIZE]), int(t[BALANCES + seat]), int(c[C_PLAYERS]),
     )
