@@ -39,6 +39,14 @@ class EnvContext:
                    action_space=base.action_space, env_id=base.spec.id if base.spec is not None else None)
 
 
+def idle_index(action_mask: np.ndarray) -> int:
+    """The index an agent answers for a row with no decision pending, instead of raising: the row of a
+    table that a ``NEXT_STEP`` vector env resets on this step (it ignores that action and hands a mask
+    that allows every index) or an empty mask. The first index the mask allows, else 0."""
+    legal = np.flatnonzero(action_mask)
+    return int(legal[0]) if len(legal) else 0
+
+
 class Agent:
     """Base class. Subclasses implement :meth:`act`; :meth:`bind` is called before the first act."""
 
@@ -56,7 +64,8 @@ class Agent:
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """One action index per row of a batch (many tables at once). This default asks :meth:`act`
-        row by row; agents that can act on the whole batch at once override it and set ``batched``."""
+        row by row; agents that can act on the whole batch at once override it and set ``batched``.
+        A row with no decision pending (see :func:`idle_index`) gets a valid index, never an error."""
         return np.array([self.act(o, m, rng) for o, m in zip(observations, action_masks)], dtype=np.int64)
 
     batched = False
@@ -80,13 +89,12 @@ class RandomAgent(Agent):
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         legal = np.flatnonzero(action_mask)
         if len(legal) == 0:
-            raise ValueError("random agent: the action mask allows no action")
+            return idle_index(action_mask)
         return int(legal[rng.integers(len(legal))])
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Uniform over each row's mask; a row whose mask is empty gets 0 (argmax of zeros)."""
         masks = np.asarray(action_masks, dtype=bool)
-        if not masks.any(axis=1).all():
-            raise ValueError("random agent: an action mask allows no action")
         return np.argmax(rng.random(masks.shape) * masks, axis=1)
 
     def batch_player(self) -> BatchPlayer:

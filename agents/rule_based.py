@@ -13,7 +13,7 @@ from shoot_pontoon_env.envs.encoding import decode_view
 from shoot_pontoon_env.strategies import Strategy, make_strategy
 from shoot_pontoon_env.vector.policy import BatchPlayer
 
-from .base import Agent
+from .base import Agent, idle_index
 
 
 class StrategyAgent(Agent):
@@ -26,6 +26,8 @@ class StrategyAgent(Agent):
         if self.context is None:
             raise RuntimeError(f"{self.name}: call bind(env) before act()")
         view = decode_view(observation, self.context.rules, starting_chips=self.context.starting_chips)
+        if not view.legal:  # a finished table (the ignored row of a NEXT_STEP reset): nothing to decide
+            return idle_index(action_mask)
         action = self.strategy.act(view, rng)
         index = self.context.action_table.to_index(action, view)
         if not action_mask[index]:
