@@ -14,7 +14,7 @@ $(PY):
 
 install: $(PY)
 	$(PY) -m pip install -q $(CONSTRAINTS) -e ".[train,dev,multiagent]"
-	$(PY) -c "import shoot_pontoon_env.vector.kernel"  # compiles the batched engine into numba's cache, once
+	$(PY) -c "from shoot_pontoon_env.vector import kernel; kernel.compile()"  # into numba's cache, once
 
 # The main job: train a MaskablePPO punter on Playtech Pontoon with the committed configuration on the
 # batched engine (torch on both cores), then evaluate it against the random, basic-strategy and optimal

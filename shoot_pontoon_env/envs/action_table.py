@@ -12,12 +12,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from ..actions import Action, ActionKind, is_legal
 from ..engine.view import SeatView
-from ..rules import Rules
+from ..rules import CHIP_LIMIT, Rules
 
 DEFAULT_LEVEL_MULTIPLES = (1, 2, 5)
 """Default stake and Shoot bet levels, in multiples of ``rules.base_stake``."""
@@ -135,6 +136,16 @@ class ActionTable:
 
 
 # --------------------------------------------------------------------------- levels
+def _sequence(name: str, levels: Any) -> tuple:
+    """The levels as a tuple: a list, tuple or 1-D array (an ordered sequence, not a set, a string
+    or a single number)."""
+    if isinstance(levels, np.ndarray) and levels.ndim == 1:
+        return tuple(levels.tolist())
+    if not isinstance(levels, (list, tuple)):
+        raise ValueError(f"{name} = {levels!r}: expected a list or tuple of levels in increasing order")
+    return tuple(levels)
+
+
 def _ascending(name: str, values: Sequence[float]) -> None:
     if any(b <= a for a, b in zip(values, values[1:])):
         raise ValueError(f"{name} = {tuple(values)!r}: expected strictly increasing values")
@@ -146,7 +157,7 @@ def stake_levels_for(rules: Rules, levels: Sequence[int] | None) -> tuple[int, .
         derived = {min(max(m * rules.base_stake, rules.min_stake), rules.max_stake)
                    for m in DEFAULT_LEVEL_MULTIPLES}
         return tuple(sorted(derived))
-    levels = tuple(levels)
+    levels = _sequence("stake_levels", levels)
     if not levels or not all(
         isinstance(s, (int, np.integer)) and not isinstance(s, bool)
         and rules.min_stake <= s <= rules.max_stake for s in levels
@@ -167,11 +178,11 @@ def shoot_bet_levels_for(rules: Rules, levels: Sequence[int] | None) -> tuple[in
             return ()
         cap = rules.max_shoot_bet if rules.max_shoot_bet is not None else math.inf
         return tuple(sorted({int(min(m * rules.base_stake, cap)) for m in DEFAULT_LEVEL_MULTIPLES}))
-    levels = tuple(levels)
+    levels = _sequence("shoot_bet_levels", levels)
     if levels and not rules.shoot:
         raise ValueError(f"shoot_bet_levels = {levels!r}: expected () because these rules have no Shoot")
-    if not all(isinstance(b, (int, np.integer)) and not isinstance(b, bool) and b >= 1 for b in levels):
-        raise ValueError(f"shoot_bet_levels = {levels!r}: expected chip amounts (ints) of at least 1")
+    if not all(isinstance(b, (int, np.integer)) and not isinstance(b, bool) and 1 <= b <= CHIP_LIMIT for b in levels):
+        raise ValueError(f"shoot_bet_levels = {levels!r}: expected chip amounts (ints) in 1..{CHIP_LIMIT:,}")
     _ascending("shoot_bet_levels", levels)
     return tuple(int(b) for b in levels)
 
@@ -182,7 +193,7 @@ def buy_levels_for(rules: Rules, levels: Sequence[float] | None) -> tuple[float,
     low, high = rules.buy_min_multiple, rules.buy_max_multiple
     if levels is None:
         return tuple(sorted({float(low), (low + high) / 2, float(high)})) if rules.buys_allowed else ()
-    levels = tuple(levels)
+    levels = _sequence("buy_levels", levels)
     if levels and not rules.buys_allowed:
         raise ValueError(f"buy_levels = {levels!r}: expected () because these rules allow no buys")
     if not all(

@@ -50,6 +50,19 @@ def check_int(name: str, value: Any, low: int, high: int | None = None) -> int:
     return int(value)
 
 
+MAX_DEALS_PER_EPISODE = 10**6
+"""The longest episode, in deals: far past any session, and a bound the chip checks can add up."""
+
+
+def check_deals_per_episode(value: Any) -> int:
+    return check_int("deals_per_episode", value, 1, MAX_DEALS_PER_EPISODE)
+
+
+def check_starting_chips(value: Any) -> int:
+    """Each seat's chips at an episode's start: at most the rules' CHIP_LIMIT, as every amount."""
+    return check_int("starting_chips", value, 0, CHIP_LIMIT)
+
+
 def check_players(num_players: Any) -> int:
     return check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
 

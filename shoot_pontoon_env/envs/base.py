@@ -18,10 +18,11 @@ from ..cards import parse_cards
 from ..engine.hand import Hand
 from ..engine.table import Phase, Table
 from ..engine.view import SeatView, seat_view
-from ..rules import CHIP_LIMIT, Rules
+from ..rules import Rules
 from ..strategies import Strategy
 from .action_table import ActionTable
-from .arguments import check_bool, check_engine, check_int, check_penalty, check_render_mode
+from .arguments import (check_bool, check_deals_per_episode, check_engine, check_penalty, check_render_mode,
+                        check_starting_chips)
 from .encoding import ObservationEncoder
 from .picture import keys_to_action, render_rgb
 from .render import render_text
@@ -64,10 +65,10 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         self.seat = seat
         self.players = players
         self.action_table = action_table
-        self.deals_per_episode = check_int("deals_per_episode", deals_per_episode, 1)
+        self.deals_per_episode = check_deals_per_episode(deals_per_episode)
         self.illegal_action_penalty = check_penalty(illegal_action_penalty)
         self.strict = check_bool("strict", strict)
-        self.starting_chips = check_int("starting_chips", starting_chips, 0, CHIP_LIMIT)
+        self.starting_chips = check_starting_chips(starting_chips)
         self.render_mode = check_render_mode(render_mode)
         Table(rules, num_players, rng=np.random.default_rng(0))  # the engine checks the table size
         self.encoder = ObservationEncoder(rules, num_players, self.starting_chips)

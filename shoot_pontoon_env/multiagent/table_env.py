@@ -16,7 +16,8 @@ from ..actions import IllegalActionError
 from ..engine.table import Phase, Table
 from ..engine.view import SeatView, seat_view
 from ..envs.action_table import ActionEntry, ActionTable, banker_action_table, punter_action_table
-from ..envs.arguments import check_bool, check_int, check_penalty, check_players, check_render_mode, check_rules
+from ..envs.arguments import (check_bool, check_deals_per_episode, check_int, check_penalty, check_players,
+                              check_render_mode, check_rules, check_starting_chips)
 from ..envs.base import RESET_OPTIONS, PontoonSeatEnv
 from ..envs.encoding import ObservationEncoder
 from ..envs.render import render_text
@@ -145,11 +146,11 @@ class ShootPontoonAECEnv(AECEnv):
         if first_banker != "random":
             check_int("first_banker", first_banker, 0, self.num_players - 1)
         self.first_banker = first_banker
-        self.deals_per_episode = check_int("deals_per_episode", deals_per_episode, 1)
+        self.deals_per_episode = check_deals_per_episode(deals_per_episode)
         self.max_cycles = None if max_cycles is None else check_int("max_cycles", max_cycles, 1)
         self.illegal_action_penalty = check_penalty(illegal_action_penalty)
         self.strict = check_bool("strict", strict)
-        self.starting_chips = check_int("starting_chips", starting_chips, 0)
+        self.starting_chips = check_starting_chips(starting_chips)
         self.render_mode = check_render_mode(render_mode)
         Table(self.rules, self.num_players, rng=np.random.default_rng(0))  # the engine checks the size
         self.action_table = seat_action_table(self.rules, stake_levels, shoot_bet_levels, buy_levels)

@@ -8,41 +8,89 @@ episode, exactly as the scalar env plays it (``tests/vector`` checks it step by 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
 
+from ..actions import ActionKind
 from ..envs.base import PontoonSeatEnv
 from ..strategies import Strategy
 from ..envs.encoding import BANKER_RANKS, hand_slots
 from . import kernel
+from .compiler import disabled_reason
 from .policy import NO_POLICY
 from .layout import (
-    AP_NONE, AP_STRATEGY, BALANCES, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BLIND, C_DEALS_PER_EPISODE,
+    AP_NONE, AP_STRATEGY, AP_TABLE, BALANCES, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BLIND, C_DEALS_PER_EPISODE,
     C_FEED_CAPACITY, C_FIELDS, C_O_ACT_AMOUNT, C_O_ACT_KIND, C_O_BY_KIND, C_O_FEED, C_O_FEED_LEN, C_O_SHOE,
     C_O_STRAT, C_PLAYERS, C_SEAT, C_SLOTS, C_STARTING_CHIPS, Config, ERRORS,
     F_BANKER_CARDS_BOUND, F_FIELDS, F_O_ACT_MULTIPLE, F_O_STRAT, F_PENALTY, F_PENETRATION, HANDS, H_FIELDS,
-    H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, Layout, STRAT_FLOATS, STRAT_INTS, T_BANKER, T_DEALS,
+    H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, Layout, SI_A, STRAT_FLOATS, STRAT_INTS, S_RANDOM, S_TIPS, T_BANKER, T_DEALS,
     T_ERROR, T_FEED_COUNT, T_FEED_HEAD, T_HANDS, T_ILLEGAL, T_RESERVE, T_SHOOT, action_arrays,
     by_kind, rules_fields, settlement_bytes, strategy_code, table_layout,
 )
 
+MAX_TABLES = 2**24
+"""The most tables of one batch (16.8M: about 57 GB at the default table's 3.4 KB each); a larger
+``num_envs`` is refused by name before any array is allocated."""
 INT32_CHIPS = 2**31 - 1
 """The batch keeps chips in int32 (half the memory of a table); tables that could pass it are refused."""
 
 
-def chip_bound(env: PontoonSeatEnv) -> int:
-    """A bound on any chip count an episode can reach: every seat's starting chips plus, for every deal,
-    each hand's largest stake (a buy of every card, or Double Stakes) at the largest pay, for every
-    hand a table can hold, and the Shoot posts, bets and sale price."""
+def largest_shoot_bet(env: PontoonSeatEnv, players: Sequence[tuple[int, list[int]]], autopilot: int) -> float:
+    """The largest Shoot bet one hand may place at one betting point (``inf``: as much as the Shoot
+    holds), from the agent's Shoot bet levels (or the kernel's player of its seat), the table players'
+    codes and ints (``layout.strategy_code``), and the rules' ``max_shoot_bet``."""
     rules = env.rules
+    if not rules.shoot or not rules.shoot_bet_points:
+        return 0
+    amounts = [entry.amount for entry in env.action_table.entries if entry.kind == ActionKind.SHOOT_BET]
+    bets = [float(max(amounts, default=0))]
+    if autopilot == AP_TABLE:
+        bets.append(math.inf)  # the optimum's Shoot policy bets all the room there is
+    for code, ints in players:
+        if code == S_RANDOM:
+            bets.append(rules.max_stake)
+        elif code == S_TIPS:
+            bets.append(max(ints[SI_A], 1) * rules.min_stake)
+    largest = max(bets)
+    return min(largest, rules.max_shoot_bet) if rules.max_shoot_bet is not None else largest
+
+
+def chip_bound(env: PontoonSeatEnv, largest_bet: float) -> int:
+    """A bound on any chip count an episode can reach (a balance, the Shoot, a stake, a wealth), or
+    the first value past INT32_CHIPS it finds.
+
+    Chips are conserved, and only a balance can go below zero, so no count exceeds the starting chips
+    plus every chip the seats can pay out over the episode. Per deal that is, for every hand a table
+    can hold, its largest stake (a buy of every card, or Double Stakes) at the largest pay, the Shoot
+    posts and the sale price, and the Shoot bets: at most ``largest_bet`` a hand at each betting
+    point and never more than the Shoot holds, which can itself grow by every bet lost (an uncapped
+    Shoot bet all-in doubles each deal) up to ``shoot_cap``."""
+    rules = env.rules
+    players = env.num_players
     largest_stake = rules.max_stake * max(rules.max_stake_multiple or 1 + 3 * rules.buy_max_multiple, 2)
     largest_pay = max(rules.win_pays, rules.twenty_one_pays, rules.pontoon_pays, rules.five_card_trick_pays,
                       rules.special_pontoon_pays, rules.banker_pontoon_multiple, 2) + 1
-    hands = hand_slots(rules, env.num_players)
-    shoot = rules.initial_shoot + (rules.shoot_cap or 0) + rules.bank_sale_price + (rules.max_shoot_bet or 0)
-    per_deal = hands * (largest_stake * largest_pay + rules.max_stake) + 4 * shoot
-    return env.num_players * env.starting_chips + env.deals_per_episode * env.num_players * per_deal
+    hands = hand_slots(rules, players)
+    stakes = hands * (largest_stake * largest_pay + rules.max_stake)
+    posts = rules.initial_shoot + rules.bank_sale_price
+    bets_cap = hands * len(rules.shoot_bet_points) * largest_bet if largest_bet else 0
+    shoot = rules.initial_shoot
+    bound = players * env.starting_chips + shoot
+    for deal in range(env.deals_per_episode):
+        bets = min(shoot, bets_cap)
+        grown = shoot + bets + hands * rules.progressive_shoot_chips + rules.initial_shoot
+        if rules.shoot_cap is not None:
+            grown = min(grown, rules.shoot_cap)
+        paid = players * (stakes + bets + posts)
+        if grown == shoot or bets == bets_cap:  # the bets can grow no more: every later deal pays as much
+            return int(bound + (env.deals_per_episode - deal) * paid)
+        bound += paid
+        shoot = grown
+        if bound > INT32_CHIPS:
+            return int(bound)
+    return int(bound)
 
 
 def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: Layout,
@@ -53,12 +101,18 @@ def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: L
     the kernel plays the agent's seat itself (evaluations), with the rule-based player it uses;
     ``blind``: encode no observation (nobody reads it when the kernel plays the seat)."""
     rules = env.rules
-    if chip_bound(env) > INT32_CHIPS:
+    players_of_slots = list(zip(player_arguments, env.players))
+    if autopilot[0] == AP_STRATEGY:
+        players_of_slots.append(("agent", autopilot[1]))
+    codes = [strategy_code(argument, player)[:2] for argument, player in players_of_slots]
+    largest_bet = largest_shoot_bet(env, codes, autopilot[0])
+    if chip_bound(env, largest_bet) > INT32_CHIPS:
         raise ValueError(
-            f"starting_chips = {env.starting_chips!r}, rules.max_stake = {rules.max_stake!r}, deals_per_episode = "
+            f"starting_chips = {env.starting_chips!r}, rules.max_stake = {rules.max_stake!r}, shoot_cap = "
+            f"{rules.shoot_cap!r}, Shoot bets of up to {largest_bet:g} chips, deals_per_episode = "
             f"{env.deals_per_episode!r}: chip counts of this table could pass {INT32_CHIPS:,}, the batched "
-            "engine's int32 limit; use smaller stakes, fewer deals or the table engine (gym.make with "
-            "engine='table')")
+            "engine's int32 limit; use smaller stakes or Shoot bets, a shoot_cap, fewer deals, or the table "
+            "engine (gym.make with engine='table')")
     act_kind, act_amount, act_multiple = action_arrays(env.action_table)
     players = env.num_players
     actions = len(act_kind)
@@ -88,9 +142,6 @@ def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: L
     f[F_O_ACT_MULTIPLE] = F_FIELDS
     f[F_O_STRAT] = F_FIELDS + actions
     f[F_FIELDS:F_FIELDS + actions] = act_multiple
-    players_of_slots = list(zip(player_arguments, env.players))
-    if autopilot[0] == AP_STRATEGY:
-        players_of_slots.append(("agent", autopilot[1]))
     for seat, (argument, player) in enumerate(players_of_slots):
         code, ints, floats = strategy_code(argument, player)
         ints[0] = code
@@ -111,8 +162,12 @@ class TableBatch:
     def __init__(self, env: PontoonSeatEnv, num_tables: int, player_arguments: Sequence[str],
                  *, feed_capacity: int = 0, autopilot: tuple[int, Strategy | None] = (AP_NONE, None),
                  policy: np.ndarray = NO_POLICY, blind: bool = False) -> None:
-        if isinstance(num_tables, bool) or not isinstance(num_tables, (int, np.integer)) or num_tables < 1:
-            raise ValueError(f"num_envs = {num_tables!r}: expected an int >= 1")
+        if isinstance(num_tables, bool) or not isinstance(num_tables, (int, np.integer)) or not (
+                1 <= num_tables <= MAX_TABLES):
+            raise ValueError(f"num_envs = {num_tables!r}: expected an int in 1..{MAX_TABLES:,}")
+        disabled = disabled_reason()
+        if disabled is not None:
+            raise ValueError(disabled)
         n = int(num_tables)
         rules = env.rules
         slots = hand_slots(rules, env.num_players)
@@ -120,10 +175,15 @@ class TableBatch:
         self.config = batch_config(env, player_arguments, self.layout, feed_capacity, autopilot, blind)
         self.policy = np.ascontiguousarray(policy, dtype=np.int32)
         self.num_tables = n
-        self.t = np.zeros((n, self.layout.int_row), dtype=np.int32)
-        self.k8 = np.zeros((n, self.layout.byte_row), dtype=np.int8)
-        self.obs = np.zeros((n, env.encoder.size), dtype=np.float32)
-        self.mask = np.zeros((n, len(env.action_table)), dtype=np.bool_)
+        try:
+            self.t = np.zeros((n, self.layout.int_row), dtype=np.int32)
+            self.k8 = np.zeros((n, self.layout.byte_row), dtype=np.int8)
+            self.obs = np.zeros((n, env.encoder.size), dtype=np.float32)
+            self.mask = np.zeros((n, len(env.action_table)), dtype=np.bool_)
+        except MemoryError:
+            per_table = 4 * self.layout.int_row + self.layout.byte_row + 4 * env.encoder.size + len(env.action_table)
+            raise ValueError(f"num_envs = {n!r}: {n:,} tables of {per_table:,} bytes each do not fit in this "
+                             "machine's memory; use fewer") from None
         self.slots = slots
         self.rewards = np.zeros(n, dtype=np.float32)
         self.terminated = np.zeros(n, dtype=np.bool_)

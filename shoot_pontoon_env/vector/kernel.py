@@ -14,7 +14,7 @@ random table player draws, both from the one ``numpy.random.Generator`` passed i
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, typeof, types
+from numba import typeof, types
 
 from ..envs import encoding as enc
 from ..rules import MAX_DECKS
@@ -27,6 +27,7 @@ from .policy import MAX_BUYS as P_MAX_BUYS
 from .policy import MAX_STAKE_MULTIPLE as P_MAX_STAKE_MULTIPLE
 from .policy import (P_ACT, P_ACT_FULL, P_ACT_OPEN, P_BET_DEAL, P_BET_FOURTH, P_BET_SECOND, P_CHILD, P_CTX, P_FLAG,
                      P_FLAGS, P_LEVEL_SIZE, P_OPEN, P_SHOOT, P_SPLIT, P_SPLIT_FULL, P_SPLIT_OPEN, P_STAKE, P_START)
+from .compiler import EVALUATION, KernelCompiler
 from .layout import (
     AP_TABLE, AP_UNIFORM, BALANCES, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BANKER_STOPS_AT_FIVE,
     C_BANKER_TRICK, C_BANK_SALE, C_BANK_SALE_PRICE, C_BASE_STAKE, C_BET_BEFORE_DEAL, C_BET_BEFORE_FOURTH,
@@ -91,6 +92,10 @@ if constants_fingerprint() != CONSTANTS_FINGERPRINT:
         "otherwise be stale)"
     )
 
+COMPILER = KernelCompiler(globals())
+"""Compiles this module's functions on first use (``compile()`` compiles them all, e.g. at install)."""
+compile = COMPILER.compile  # noqa: A001 - kernel.compile(): the module's own compile step
+
 I, B, F = types.int64, types.boolean, types.float64
 I32ROW = types.Array(types.int32, 1, "C")
 I8ROW = types.Array(types.int8, 1, "C")
@@ -112,7 +117,10 @@ ROWS = (I32ROW, I8ROW)
 
 def jit(*arg_types, entry=False, call=False):
     """Compiled once, for exactly these argument types (so constants do not make new versions), and
-    cached on disk beside this module; only ``entry`` points are callable from Python.
+    cached on disk beside this module; only ``entry`` points are callable from Python. Compiled
+    lazily (``compiler.py``): a group on the first call of one of its entry points. Entry points keep
+    numba's reference counting (``_nrt``): without it, each call that takes the Generator leaked the
+    48 bytes of its unboxing (about 1 GB per 10M steps).
 
     Every other function is inlined into its callers by LLVM (``forceinline``): a numba call passes
     each array as seven words, so the game's many small functions cost more in calls than in work
@@ -124,8 +132,8 @@ def jit(*arg_types, entry=False, call=False):
     flat = []
     for item in arg_types:
         flat.extend(item if isinstance(item, tuple) else (item,))
-    return njit(tuple(flat), cache=True, nogil=True, no_cpython_wrapper=not entry, _nrt=False,
-                forceinline=not (entry or call))
+    options = dict(nogil=True, no_cpython_wrapper=not entry, _nrt=entry, forceinline=not (entry or call))
+    return COMPILER.jit(tuple(flat), options, entry)
 
 
 AGENT, AUTO, NEXT_DEAL, OVER = 0, 1, 2, 3
@@ -1699,6 +1707,7 @@ def step_tables(t, k8, c, f, tab, obs, mask, actions, autoreset, rewards, termin
 
 
 # =========================================================================== evaluation (evaluate/)
+COMPILER.group = EVALUATION  # compiled on an evaluation's first call, not for an env
 I32 = types.Array(types.int32, 1, "C")
 I8S = types.Array(types.int8, 1, "C")
 F64S = types.Array(types.float64, 1, "C")

@@ -45,6 +45,9 @@ class RecordingShoe(Shoe):
 class Differential:
     """``num_tables`` scalar envs of ``env_id`` / ``kwargs`` beside one fed TableBatch."""
 
+    feed_capacity = 8
+    """Shoe orders a table can queue: the shuffles of the deals one step can pass."""
+
     def __init__(self, env_id: str, kwargs: dict[str, Any], num_tables: int, seed: int,
                  illegal_rate: float = 0.02, agent: Strategy | None = None) -> None:
         self.envs = [gym.make(env_id, **kwargs, engine="table").unwrapped for _ in range(num_tables)]
@@ -52,7 +55,8 @@ class Differential:
         player = BatchPlayer.of_strategy(agent, self.envs[0].rules) if agent is not None else None
         if agent is not None and player is None:
             raise ValueError(f"{agent!r} cannot be played by the batched engine")
-        self.batch = TableBatch(self.envs[0], num_tables, player_arguments(self.envs[0], kwargs), feed_capacity=8,
+        self.batch = TableBatch(self.envs[0], num_tables, player_arguments(self.envs[0], kwargs),
+                                feed_capacity=self.feed_capacity,
                                 autopilot=(player.mode, player.strategy) if player else (AP_NONE, None),
                                 policy=player.policy if player else NO_POLICY)
         self.rng = np.random.default_rng(seed)
