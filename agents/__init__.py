@@ -9,15 +9,16 @@ Run from a checkout (not installed with the library). ``make_agent(name, env)`` 
 - ``optimal`` (the exact solver for the env's rules and shoe, with the solver's Shoot bets at every
   betting point the rules have), ``basic`` (the infinite-deck solution: the total-dependent basic
   strategy, no Shoot bets);
-- ``zoo:NAME`` (a committed model of ``agents/zoo``) or a path to a saved model ``.zip`` (with its
-  run's ``config.yaml``, or in an rl-baselines3-zoo run folder): the policy is rebuilt from that
-  configuration and only its tensors are read, so a crafted file cannot run code
-  (``agents/safe_load.py``).
+- ``zoo:NAME`` (a committed model of ``agents/zoo``), a path to a saved model ``.zip`` (with its
+  run's ``config.yaml``, or in an rl-baselines3-zoo run folder) or a run folder holding ``model.zip``:
+  the policy is rebuilt from that configuration and only its tensors are read, so a crafted file
+  cannot run code (``agents/safe_load.py``).
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import gymnasium as gym
@@ -97,10 +98,11 @@ def make_agent(name: str, env: gym.Env) -> Agent:
         from shoot_pontoon_env.solver.player import OptimalPunter
 
         agent = StrategyAgent(OptimalPunter(solve(context.rules, infinite=True)), name=name)
-    elif name.startswith("zoo:") or name.endswith(".zip"):
+    elif name.startswith("zoo:") or name.endswith(".zip") or Path(name).is_dir():
         from .trained import TrainedAgent
 
-        agent = TrainedAgent(name[4:] if name.startswith("zoo:") else name)
+        agent = TrainedAgent(name)
     else:
-        raise ValueError(f"unknown agent {name!r}: expected one of {agent_names()} or a model .zip path")
+        raise ValueError(f"unknown agent {name!r}: expected one of {agent_names()}, a model .zip path or a run "
+                         "folder holding model.zip")
     return agent.bind(context)

@@ -12,6 +12,14 @@ never does. It reads only
 The policy is rebuilt from the configuration and the env's spaces, and a file whose tensors do not
 fit it exactly (another architecture, another env, extra or missing weights) is refused, naming the
 difference.
+
+Nothing read can exhaust memory or import code either: a configuration's ``env_id`` must be one of
+this package's registered ids (Gymnasium's ``"module:EnvId"`` form would import ``module``), files and
+zip entries are size-checked from their declared sizes before anything is read or decompressed (a
+policy entry may hold no more than the policy its configuration rebuilds), YAML aliases are refused
+(a few bytes of them expand exponentially when printed), and every tensor must be finite (a NaN
+weight would otherwise load and crash at the first action). Every refusal is a one-line
+:class:`ModelFileError` naming the file and why.
 """
 
 from __future__ import annotations
@@ -20,7 +28,9 @@ import ast
 import dataclasses
 import io
 import json
+import math
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +42,17 @@ ZOO_ALGOS = {"ppo_mask": "maskable_ppo", "ppo": "ppo"}
 """rl-baselines3-zoo algorithm names of the models these loaders rebuild."""
 COMPACT_WRAPPER = "shoot_pontoon_env.envs.features.CompactObservation"
 SB3_DEFAULT_NET_ARCH = [64, 64]
+MAX_CONFIG_BYTES = 1 << 20
+"""A run's YAML configuration is a few KB; a larger file is refused before it is read."""
+MAX_DATA_BYTES = 8 << 20
+"""The zip's ``data`` entry (JSON, with the pickled spaces as text) is well under 1 MB for these envs."""
+MAX_PARAMETERS = 16_000_000
+"""The largest policy rebuilt (64 MB of float32): a configuration asking for more is refused before
+anything is built, so a crafted ``net_arch`` cannot exhaust memory."""
+MAX_RATIO = 200
+"""Largest compression ratio of an entry over 1 MiB: weights compress about 1.1x, a bomb of zeros 1000x."""
+TORCH_OVERHEAD = 1 << 20
+"""Allowance for torch's zip container (headers, alignment, the pickled structure) around the tensors."""
 
 
 class ModelFileError(ValueError):
@@ -53,14 +74,33 @@ class ModelConfig:
 
 
 # --------------------------------------------------------------------------- configurations
-class _ZooLoader(yaml.SafeLoader):
-    """YAML's safe loader, plus the two tags rl-baselines3-zoo writes into ``config.yml`` and
+class _SafeLoader(yaml.SafeLoader):
+    """YAML's safe loader without aliases: ``*name`` shares one node, and nested aliases make a small
+    file whose text (a repr, an error message) is exponentially large."""
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not read in a model's "
+                                              "configuration", self.peek_event().start_mark)
+        return super().compose_node(parent, index)
+
+
+class _ZooLoader(_SafeLoader):
+    """The safe loader, plus the two tags rl-baselines3-zoo writes into ``config.yml`` and
     ``args.yml``: an OrderedDict (read as a dict) and a tuple (read as a list). Nothing else of the
     ``python/`` family is accepted."""
 
 
 def _ordered_dict(loader: yaml.SafeLoader, node: yaml.Node) -> dict[str, Any]:
+    """rl-baselines3-zoo's ``OrderedDict`` as written: a one-item sequence of [key, value] pairs."""
+    if not isinstance(node, yaml.SequenceNode) or len(node.value) > 1 or (
+            node.value and not isinstance(node.value[0], yaml.SequenceNode)):
+        raise yaml.constructor.ConstructorError(None, None, "an OrderedDict tag on anything but a list of "
+                                                "[key, value] pairs", node.start_mark)
     pairs = loader.construct_sequence(node.value[0], deep=True) if node.value else []
+    if not all(isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str) for pair in pairs):
+        raise yaml.constructor.ConstructorError(None, None, "an OrderedDict whose items are not [key, value] "
+                                                "pairs with text keys", node.start_mark)
     return {key: value for key, value in pairs}
 
 
@@ -68,11 +108,22 @@ _ZooLoader.add_constructor("tag:yaml.org,2002:python/object/apply:collections.Or
 _ZooLoader.add_constructor("tag:yaml.org,2002:python/tuple", lambda loader, node: loader.construct_sequence(node))
 
 
-def _read_yaml(path: Path, loader: type[yaml.SafeLoader] = yaml.SafeLoader) -> dict[str, Any]:
+def _read_yaml(path: Path, loader: type[yaml.SafeLoader] = _SafeLoader) -> dict[str, Any]:
+    """A configuration file's mapping, read with a safe loader once its size is known to be small."""
     try:
-        data = yaml.load(path.read_text(), Loader=loader)  # noqa: S506 (a safe loader)
-    except yaml.YAMLError as error:
-        raise ModelFileError(f"{path}: not a configuration this loader reads safely ({error})") from None
+        size = path.stat().st_size
+        if size > MAX_CONFIG_BYTES:
+            raise ModelFileError(f"{path}: {size} bytes, more than the {MAX_CONFIG_BYTES} a run's "
+                                 "configuration may have: refused unread")
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or error
+        raise ModelFileError(f"{path}: cannot be read as text ({reason})") from None
+    try:
+        data = yaml.load(text, Loader=loader)  # noqa: S506 (a safe loader)
+    except (yaml.YAMLError, ValueError, TypeError, AttributeError, IndexError, RecursionError) as error:
+        reason = " ".join(str(error).split())[:300] or type(error).__name__
+        raise ModelFileError(f"{path}: not a configuration this loader reads safely ({reason})") from None
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -114,6 +165,26 @@ def _net_arch(value: Any, source: Path) -> list[int]:
     return list(value)
 
 
+def _env_id(value: Any, source: Path) -> str | None:
+    """A model's env id: one this package registers, or none (the default). Gymnasium's
+    ``"module:EnvId"`` form imports ``module`` at ``gym.make``, so a model folder carrying a
+    ``module.py`` would run it; any other package's id is not a model these loaders rebuild."""
+    from shoot_pontoon_env.envs.registration import ENV_IDS
+
+    if value is None or (isinstance(value, str) and value in ENV_IDS):
+        return value
+    raise ModelFileError(f"{source}: env_id = {str(value)[:200]!r}: expected one of this package's ids "
+                         f"{sorted(ENV_IDS)} (no module: prefix)")
+
+
+def _env_kwargs(value: Any, source: Path) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        raise ModelFileError(f"{source}: env_kwargs = {str(value)[:200]}: expected a mapping of env arguments")
+    return dict(value)
+
+
 def _train_config(path: Path) -> ModelConfig:
     from train.config import TrainConfig  # the defaults of a run that did not write a field
 
@@ -125,7 +196,8 @@ def _train_config(path: Path) -> ModelConfig:
     if data["observation"] not in ("flat", "compact"):
         raise ModelFileError(f"{path}: observation = {data['observation']!r}: expected 'flat' or 'compact'")
     return ModelConfig(algo=data["algo"], observation=data["observation"], net_arch=_net_arch(data["net_arch"], path),
-                       env_id=data.get("env_id"), env_kwargs=dict(data.get("env_kwargs") or {}), source=path)
+                       env_id=_env_id(data.get("env_id"), path),
+                       env_kwargs=_env_kwargs(data.get("env_kwargs"), path), source=path)
 
 
 def _zoo_config(folder: Path) -> ModelConfig:
@@ -140,10 +212,12 @@ def _zoo_config(folder: Path) -> ModelConfig:
         raise ModelFileError(f"{folder / 'config.yml'}: env_wrapper = {wrapper!r}: expected none or "
                              f"{COMPACT_WRAPPER}")
     kwargs = _policy_kwargs(hyper.get("policy_kwargs"), folder / "config.yml")
-    env_kwargs = {**(hyper.get("env_kwargs") or {}), **(args.get("env_kwargs") or {})}
+    env_kwargs = {**_env_kwargs(hyper.get("env_kwargs"), folder / "config.yml"),
+                  **_env_kwargs(args.get("env_kwargs"), folder / "args.yml")}
     return ModelConfig(algo=ZOO_ALGOS[algo], observation="compact" if wrapper else "flat",
                        net_arch=_net_arch(kwargs.get("net_arch", SB3_DEFAULT_NET_ARCH), folder / "config.yml"),
-                       env_id=args.get("env"), env_kwargs=env_kwargs, source=folder / "config.yml")
+                       env_id=_env_id(args.get("env"), folder / "args.yml"), env_kwargs=env_kwargs,
+                       source=folder / "config.yml")
 
 
 def model_config(model_path: Path) -> ModelConfig:
@@ -165,8 +239,50 @@ def model_config(model_path: Path) -> ModelConfig:
 def _open_zip(path: Path) -> zipfile.ZipFile:
     try:
         return zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError) as error:
+    except (zipfile.BadZipFile, OSError, ValueError) as error:
         raise ModelFileError(f"{path}: not a stable-baselines3 model zip ({error})") from None
+
+
+def _check_declared(info: zipfile.ZipInfo, limit: int, where: str, why: str) -> None:
+    """Refuse an entry from the sizes its header declares, before a byte of it is decompressed (Python's
+    zipfile never inflates an entry past its declared size, and a lie about it fails its CRC)."""
+    if info.file_size > limit:
+        raise ModelFileError(f"{where}: declares {info.file_size} bytes uncompressed, more than the {limit} "
+                             f"{why}: refused before decompressing")
+    if info.file_size > 1 << 20 and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+        raise ModelFileError(f"{where}: declares {info.file_size} bytes from {info.compress_size} compressed "
+                             f"(over {MAX_RATIO}x, a zip bomb's ratio): refused before decompressing")
+
+
+def _read_entry(archive: zipfile.ZipFile, path: Path, name: str, limit: int, why: str) -> bytes:
+    """One entry's bytes, its declared size checked against ``limit`` first."""
+    where = f"{path}: entry {name}"
+    _check_declared(archive.getinfo(name), limit, where, why)
+    try:
+        return archive.read(name)
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, RuntimeError, NotImplementedError,
+            ValueError) as error:  # a damaged, encrypted or oddly compressed entry
+        raise ModelFileError(f"{where}: cannot be read ({' '.join(str(error).split())[:200]})") from None
+
+
+def entry_limit(tensor_bytes: int, copies: int = 2) -> int:
+    """The most bytes a torch file of ``tensor_bytes`` of tensors may declare: ``copies`` times them
+    (an optimizer keeps two moments per weight) plus :data:`TORCH_OVERHEAD`."""
+    return copies * tensor_bytes + TORCH_OVERHEAD
+
+
+DEFAULT_POLICY_LIMIT = entry_limit(4 * MAX_PARAMETERS)
+"""What ``policy.pth`` may declare when the policy it should hold is not known: the largest rebuilt."""
+
+
+def check_sizes(path: Path, limit: int = entry_limit(4 * MAX_PARAMETERS, copies=3)) -> None:
+    """Every entry's declared size within ``limit`` (default: an optimizer's state of the largest policy
+    rebuilt) and a sane ratio: what a command checks before it builds anything, so that a zip bomb is
+    refused while the process is still small. Reading an entry checks it again, against what the
+    model at hand may hold."""
+    with _open_zip(path) as archive:
+        for info in archive.infolist():
+            _check_declared(info, limit, f"{path}: entry {info.filename}", "any model here may hold")
 
 
 def plain_data(path: Path) -> dict[str, Any]:
@@ -175,38 +291,130 @@ def plain_data(path: Path) -> dict[str, Any]:
     with _open_zip(path) as archive:
         if "data" not in archive.namelist():
             return {}
-        try:
-            data = json.loads(archive.read("data"))
-        except (ValueError, UnicodeDecodeError) as error:
-            raise ModelFileError(f"{path}: its data entry is not JSON ({error})") from None
+        raw = _read_entry(archive, path, "data", MAX_DATA_BYTES, "a model's data entry may have")
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError) as error:
+        reason = " ".join(str(error).split())[:200]
+        raise ModelFileError(f"{path}: its data entry is not JSON ({reason})") from None
     if not isinstance(data, dict):
         raise ModelFileError(f"{path}: its data entry is not a JSON object")
     return {k: v for k, v in data.items() if not (isinstance(v, dict) and ":serialized:" in v)}
 
 
-def policy_tensors(path: Path) -> dict[str, Any]:
-    """The policy's state dict from ``policy.pth``, through torch's weights-only unpickler (which
-    builds tensors and plain containers only, and refuses anything else)."""
+def _torch_state(raw: bytes, path: Path, entry: str, limit: int) -> Any:
+    """A torch file's contents through torch's weights-only unpickler (tensors and plain containers
+    only). Torch's format is itself a zip: its records' declared sizes are checked the same way first,
+    and the legacy format (which allocates the storages its pickle declares) is refused."""
     import pickle
 
+    where = f"{path}: {entry}"
+    buffer = io.BytesIO(raw)
+    try:
+        with zipfile.ZipFile(buffer) as inner:
+            records = inner.infolist()
+    except (zipfile.BadZipFile, ValueError, OSError):
+        raise ModelFileError(f"{path}: refused: {entry} is not in torch's zip format (torch.save since "
+                             "1.6)") from None
+    declared = sum(info.file_size for info in records)
+    if declared > limit:
+        raise ModelFileError(f"{where}: its records declare {declared} bytes, more than the {limit} this model "
+                             "may hold: refused before decompressing")
+    for info in records:
+        _check_declared(info, limit, f"{where} record {info.filename}", "this model may hold")
     import torch
 
-    with _open_zip(path) as archive:
-        if POLICY_ENTRY not in archive.namelist():
-            raise ModelFileError(f"{path}: no {POLICY_ENTRY} inside: not a stable-baselines3 model")
-        raw = archive.read(POLICY_ENTRY)
+    buffer.seek(0)
     try:
-        state = torch.load(io.BytesIO(raw), map_location="cpu", weights_only=True)
-    except (pickle.UnpicklingError, RuntimeError, EOFError, ValueError, zipfile.BadZipFile) as error:
+        return torch.load(buffer, map_location="cpu", weights_only=True)
+    except (pickle.UnpicklingError, RuntimeError, EOFError, ValueError, TypeError, KeyError, AttributeError,
+            IndexError, zipfile.BadZipFile, MemoryError) as error:
         lines = [line.strip() for line in str(error).splitlines() if line.strip()] or [type(error).__name__]
         reason = next((line for line in lines if "unsupported global" in line.lower() or "Unpickler error" in line),
                       lines[0])
-        raise ModelFileError(f"{path}: refused: {POLICY_ENTRY} holds more than tensors, or is damaged "
-                             f"(torch's weights-only loader: {reason})") from None
-    if not isinstance(state, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
-                                              for k, v in state.items()):
-        raise ModelFileError(f"{path}: refused: {POLICY_ENTRY} is not a mapping of names to tensors")
+        raise ModelFileError(f"{path}: refused: {entry} holds more than tensors, or is damaged "
+                             f"(torch's weights-only loader: {reason[:300]})") from None
+
+
+def _check_finite(value: Any, where: str, name: str = "") -> None:
+    """Every tensor and float at any depth finite (a NaN weight loads, then fails every first action),
+    and every tensor dense and no larger than its stored bytes (a stride-0 view of one stored number
+    could claim any size, which checking it, or copying it, would then allocate)."""
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        if value.layout != torch.strided:
+            raise ModelFileError(f"{where}: refused: tensor {name!r} is {value.layout}, not a dense tensor")
+        if value.numel() * value.element_size() > value.untyped_storage().nbytes():  # a stride-0 view
+            raise ModelFileError(f"{where}: refused: tensor {name!r} of shape {tuple(value.shape)} is a view "
+                                 "larger than the bytes stored for it")
+        if (value.is_floating_point() or value.is_complex()) and not bool(torch.isfinite(value).all()):
+            raise ModelFileError(f"{where}: refused: tensor {name!r} holds NaN or infinite values")
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise ModelFileError(f"{where}: refused: {name!r} = {value} is not finite")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_finite(item, where, f"{name}.{key}" if name else str(key))
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            _check_finite(item, where, f"{name}[{index}]")
+
+
+def read_torch_entry(path: Path, entry: str, limit: int) -> Any:
+    """A ``.pth`` entry of a model zip, its declared sizes checked against ``limit``, read by the
+    weights-only loader and checked finite."""
+    with _open_zip(path) as archive:
+        if entry not in archive.namelist():
+            raise ModelFileError(f"{path}: no {entry} inside: not a stable-baselines3 model")
+        raw = _read_entry(archive, path, entry, limit, "this model may hold")
+    state = _torch_state(raw, path, entry, limit)
+    try:
+        _check_finite(state, f"{path}: {entry}")
+    except RecursionError:
+        raise ModelFileError(f"{path}: refused: {entry} nests its values too deeply") from None
     return state
+
+
+def policy_tensors(path: Path, limit: int = DEFAULT_POLICY_LIMIT) -> dict[str, Any]:
+    """The policy's state dict from ``policy.pth``: no larger than ``limit`` bytes (declared), read
+    through torch's weights-only unpickler (which builds tensors and plain containers only, and
+    refuses anything else), every tensor finite."""
+    state = read_torch_entry(path, POLICY_ENTRY, limit)
+    import torch  # only now: a file refused from its sizes costs no torch import
+
+    if not isinstance(state, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
+                                              and v.is_floating_point() for k, v in state.items()):
+        raise ModelFileError(f"{path}: refused: {POLICY_ENTRY} is not a mapping of names to float tensors")
+    return state
+
+
+SB3_VARIABLES = ("pytorch_variables.pth", "tensors.pth")
+"""Entries of SB3's extra torch variables (none for PPO): read as safely as the rest, then unused."""
+
+
+def checkpoint_params(path: Path, names: list[str], tensor_bytes: int) -> dict[str, Any]:
+    """What ``model.set_parameters`` takes from a checkpoint: the state of each of ``names`` (SB3's
+    ``policy``, ``policy.optimizer``), read from its ``NAME.pth`` with the weights-only loader, declared
+    sizes bounded by the model's ``tensor_bytes`` (an optimizer keeps two moments per weight), every
+    value finite. SB3's own loader would read every ``.pth`` entry: one this model has no use for is
+    refused, never read."""
+    with _open_zip(path) as archive:
+        entries = [name for name in archive.namelist() if name.endswith(".pth")]
+    wanted = {f"{name}.pth": name for name in names}
+    extra = [entry for entry in entries if entry not in wanted and entry not in SB3_VARIABLES]
+    if extra:
+        raise ModelFileError(f"{path}: refused: unexpected entry {extra[0]} (a checkpoint of this model holds "
+                             f"only {sorted(wanted)} and {SB3_VARIABLES[0]} as torch files)")
+    params = {}
+    for entry in entries:
+        if entry in SB3_VARIABLES:
+            read_torch_entry(path, entry, TORCH_OVERHEAD)
+        elif entry == POLICY_ENTRY:
+            params[wanted[entry]] = policy_tensors(path, entry_limit(tensor_bytes))
+        else:
+            params[wanted[entry]] = read_torch_entry(path, entry, entry_limit(tensor_bytes, copies=3))
+    return params
 
 
 # --------------------------------------------------------------------------- the policy
@@ -236,8 +444,23 @@ def fit_tensors(policy: Any, state: dict[str, Any], path: Path, what: str) -> No
     policy.set_training_mode(False)
 
 
+def policy_parameters(net_arch: list[int], inputs: int, actions: int) -> int:
+    """Weights of the policy :func:`build_policy` makes (SB3's separate policy and value MLPs of
+    ``net_arch``, an action head and a value head), counted without building it."""
+    sizes = [inputs, *net_arch]
+    mlp = sum(a * b + b for a, b in zip(sizes, sizes[1:]))
+    return 2 * mlp + sizes[-1] * (actions + 1) + actions + 1
+
+
 def load_policy(path: Path, config: ModelConfig, observation_space: Any, action_space: Any, what: str) -> Any:
-    """The trained policy of ``path``, rebuilt for these spaces (``what`` names them in errors)."""
+    """The trained policy of ``path``, rebuilt for these spaces (``what`` names them in errors). The
+    size of the policy is known from the configuration before anything is built or read, and bounds
+    what ``policy.pth`` may declare."""
+    count = policy_parameters(config.net_arch, math.prod(observation_space.shape), int(action_space.n))
+    if count > MAX_PARAMETERS:
+        raise ModelFileError(f"{config.source}: net_arch = {config.net_arch}: a policy of {count} weights, more "
+                             f"than the {MAX_PARAMETERS} a model here may have: refused before building it")
+    state = policy_tensors(path, entry_limit(4 * count))
     policy = build_policy(config, observation_space, action_space)
-    fit_tensors(policy, policy_tensors(path), path, what)
+    fit_tensors(policy, state, path, what)
     return policy

@@ -26,9 +26,26 @@ def zoo_models() -> list[str]:
 
 def zoo_path(name: str) -> Path:
     path = ZOO / name / "model.zip"
-    if not path.exists():
+    if "/" in name or "\\" in name or name in ("", ".", "..") or not path.exists():
         raise ValueError(f"no trained model {name!r} in the zoo: expected one of {zoo_models()}")
     return path
+
+
+def model_file(spec: str | Path) -> Path:
+    """The model a spec names: ``zoo:NAME``, a model ``.zip``, a run folder holding ``model.zip``, or
+    else the bare name of a zoo model; a path that names nothing is refused in one line."""
+    if str(spec).startswith("zoo:"):
+        return zoo_path(str(spec)[4:])
+    path = Path(spec)
+    if path.is_dir():
+        if not (path / "model.zip").is_file():
+            raise ModelFileError(f"{path}: a folder without a model.zip: expected a model .zip or a run folder")
+        return path / "model.zip"
+    if path.exists():
+        return path
+    if path.suffix == ".zip" or "/" in str(spec) or "\\" in str(spec):
+        raise ModelFileError(f"{path}: no such model file")
+    return zoo_path(str(spec))
 
 
 class TrainedAgent(Agent):
@@ -39,11 +56,7 @@ class TrainedAgent(Agent):
 
     def __init__(self, path: str | Path, *, deterministic: bool = True, name: str | None = None) -> None:
         super().__init__()
-        path = Path(path)
-        if not path.exists():
-            if path.suffix == ".zip" or "/" in str(path):
-                raise ModelFileError(f"{path}: no such model file")
-            path = zoo_path(str(path))
+        path = model_file(path)
         self.config = model_config(path)
         self.algo = self.config.algo
         self.observation = self.config.observation

@@ -100,6 +100,9 @@ def main(argv: list[str] | None = None) -> int:
         probe.reset(seed=0)
     except (ValueError, TypeError) as error:
         raise UsageError(f"argument --env-kwargs: {args.env} {args.env_kwargs}: {error}") from None
+    repeated = sorted({name for name in args.agents if args.agents.count(name) > 1})
+    if repeated:  # two rows, reports and plots of one name could not be told apart
+        raise UsageError(f"argument --agents: {repeated[0]!r} is given more than once: expected each agent once")
     agents = []
     for name in args.agents:
         try:
@@ -107,6 +110,10 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as error:  # an unknown name, or a model file that is refused or does not fit
             raise UsageError(f"argument --agents: {error}") from None
     names = [a.name for a in agents]
+    for index, name in enumerate(names):
+        if name in names[:index]:
+            raise UsageError(f"argument --agents: {args.agents[names.index(name)]} and {args.agents[index]} are "
+                             f"both named {name!r}: expected agents of distinct names")
     reference_name = args.reference or ("optimal" if "optimal" in names else None)
     if args.reference is not None:
         given = dict(zip(args.agents, names))

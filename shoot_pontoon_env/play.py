@@ -27,7 +27,7 @@ from .engine.table import MAX_PLAYERS, MIN_PLAYERS, Phase, Table
 from .engine.view import HandView, SeatView, seat_view
 from .envs.render import event_line
 from .cli import Parser, UsageError, run
-from .rules import PRESETS, Rules, get_rules
+from .rules import CHIP_LIMIT, PRESETS, Rules, get_rules
 from .strategies import STRATEGIES, Strategy, make_strategy
 
 KEYS: dict[ActionKind, tuple[str, str]] = {
@@ -41,6 +41,9 @@ KEYS: dict[ActionKind, tuple[str, str]] = {
 }
 """The key of every move that is not a bare amount (stakes and Shoot bets are typed as numbers)."""
 QUIT = ("q", "quit")
+SEED_MAX = 2**63 - 1
+"""Largest ``--seed``, as ``simulate --seed``: NumPy's Generator here would take any size, but a seed
+is printed to be typed again, and one bound for every command keeps a seed a 64-bit int."""
 QUIET_EVENTS = (EventKind.PAYMENT, EventKind.DEAL_END)
 """Log entries not echoed during play: the settlement summary says where the chips went."""
 
@@ -94,23 +97,25 @@ def trained_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> 
         from agents.as_player import AgentPlayer
         from agents.base import EnvContext
         from agents.safe_load import ModelFileError, model_config
-        from agents.trained import TrainedAgent, zoo_path
+        from agents.trained import TrainedAgent, model_file
     except ImportError:
         raise UsageError(f"trained opponent {spec!r} needs a checkout of the repository with the train extra: "
                          "run python -m shoot_pontoon_env.play from its root") from None
-    import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
+    from .envs.registration import ENV_IDS  # importing shoot_pontoon_env.envs registers them
 
     try:
-        path = Path(spec) if spec.endswith(".zip") else zoo_path(spec[4:])
+        path = model_file(spec)
         if not path.is_file():
             raise ValueError(f"no such file {str(path)!r}")
         config = model_config(path)  # the run's config.yaml, read safely (the model is never unpickled)
         env_id = config.env_id or "ShootPontoon-v0"
+        if env_id not in ENV_IDS:  # model_config refuses these; "module:Id" would import module at gym.make
+            raise ModelFileError(f"{config.source}: env_id = {env_id!r}: expected one of {sorted(ENV_IDS)}")
         trained_env = gym.make(env_id, **config.env_kwargs)
         here = {**config.env_kwargs, "num_players": seats, "starting_chips": starting_chips}
         here_env = gym.make(env_id, **here)
         context = EnvContext.of(here_env)
-    except (ModelFileError, ValueError, OSError) as error:
+    except (ModelFileError, ValueError, TypeError, OSError, gym.error.Error) as error:
         raise UsageError(f"trained opponent {spec!r}: {error}") from None
     if context.rules != rules:
         trained = context.rules  # a preset by its name, changed rules as the run's own spec
@@ -130,21 +135,45 @@ def trained_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> 
     return player, "Banker" in env_id
 
 
+def _is_model(part: str) -> bool:
+    """A spec naming a trained model: ``zoo:NAME``, a ``.zip`` path, or a run folder with ``model.zip``."""
+    return part.startswith("zoo:") or part.endswith(".zip") or (
+        bool(part) and (Path(part) / "model.zip").is_file())
+
+
+def split_spec(spec: str) -> list[str]:
+    """``NAME`` or ``PUNTER/BANKER``. A model path holds ``/`` itself, so the spec is one player if it
+    names one whole (a strategy, an existing file or folder), else it splits at the first ``/`` that
+    leaves a player on each side; a lone ``/`` between two unknown names splits there, so that the
+    bad one is named."""
+    if "/" not in spec or spec in STRATEGIES or Path(spec).exists():
+        return [spec]
+    for at in (i for i, c in enumerate(spec) if c == "/"):
+        left, right = spec[:at], spec[at + 1:]
+        if all(part in STRATEGIES or _is_model(part) for part in (left, right)):
+            return [left, right]
+    if _is_model(spec):
+        return [spec]  # a model path that names nothing: trained_player says so
+    parts = spec.split("/")
+    if len(parts) == 2 and all(parts):
+        return parts
+    raise UsageError(f"--opponents {spec!r}: expected NAME or PUNTER/BANKER (each a strategy, zoo:NAME, "
+                     "a model .zip or a run folder)")
+
+
 def make_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> Strategy:
     """``NAME`` (a strategy, or a trained model that plays its own role and the other by rule), or
-    ``PUNTER/BANKER`` (one player for each role)."""
-    parts = spec.split("/")
-    if len(parts) > 2 or not all(parts):
-        raise UsageError(f"--opponents {spec!r}: expected NAME or PUNTER/BANKER")
+    ``PUNTER/BANKER`` (one player for each role). A trained model is ``zoo:NAME``, a model ``.zip``
+    path or a run folder holding ``model.zip``."""
     players = []
-    for part in parts:
+    for part in split_spec(spec):
         if part in STRATEGIES:
             players.append((make_strategy(part), None))
-        elif part.startswith("zoo:") or part.endswith(".zip"):
+        elif _is_model(part) or Path(part).is_dir():  # a folder without model.zip: trained_player says so
             players.append(trained_player(part, rules, seats, starting_chips))
         else:
-            raise UsageError(f"--opponents {part!r}: expected a strategy {sorted(STRATEGIES)}, zoo:NAME "
-                             "or a model .zip (trained ones from a checkout)")
+            raise UsageError(f"--opponents {part!r}: expected a strategy {sorted(STRATEGIES)}, zoo:NAME, "
+                             "a model .zip or a run folder (trained ones from a checkout)")
     if len(players) == 2:
         return RoleSplit(players[0][0], players[1][0], spec)
     player, banks = players[0]
@@ -372,11 +401,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seat", type=int, default=1, help="your seat (0 holds the first bank; 1 plays first)")
     parser.add_argument("--opponents", nargs="+", default=["tips"], metavar="SPEC",
                         help="one for every other seat or one per seat in seat order: a strategy "
-                             f"({', '.join(sorted(STRATEGIES))}), zoo:NAME or a model .zip (from a checkout), "
-                             "or PUNTER/BANKER for one player per role")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the shuffles (default: fresh)")
+                             f"({', '.join(sorted(STRATEGIES))}), zoo:NAME, a model .zip or its run folder "
+                             "(from a checkout), or PUNTER/BANKER for one player per role")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the shuffles, 0..2**63-1 (default: fresh)")
     parser.add_argument("--deals", type=int, default=None, help="leave after this many deals (default: until q)")
-    parser.add_argument("--chips", type=int, default=1000, help="each seat's chips at the start")
+    parser.add_argument("--chips", type=int, default=1000, help=f"each seat's chips at the start, 0..{CHIP_LIMIT}")
     return parser
 
 
@@ -391,10 +420,10 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
         raise UsageError(f"--opponents: expected 1 or {args.seats - 1} specs, got {len(args.opponents)}")
     if args.deals is not None and args.deals < 1:
         raise UsageError(f"--deals {args.deals}: expected at least 1")
-    if args.chips < 0:
-        raise UsageError(f"--chips {args.chips}: expected 0 or more")
-    if args.seed is not None and args.seed < 0:
-        raise UsageError(f"--seed {args.seed}: expected 0 or more")
+    if not 0 <= args.chips <= CHIP_LIMIT:
+        raise UsageError(f"--chips {args.chips}: expected 0..{CHIP_LIMIT} (the package's CHIP_LIMIT)")
+    if args.seed is not None and not 0 <= args.seed <= SEED_MAX:
+        raise UsageError(f"--seed {args.seed}: expected 0..{SEED_MAX} (2**63 - 1, as the other commands)")
     return args
 
 

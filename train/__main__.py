@@ -48,14 +48,19 @@ def main(argv: list[str] | None = None) -> int:
         config = load_config(args.config, args.set)
     except (ValueError, TypeError) as error:
         raise UsageError(str(error)) from None
+    from agents.safe_load import ModelFileError, check_sizes  # no torch: --help stays fast
+
+    if args.resume is not None:
+        try:
+            check_sizes(args.resume)  # a zip bomb is refused before the envs and the model are built
+        except ModelFileError as error:
+            raise UsageError(f"argument --resume: {error}") from None
     check_envs(config)
     try:
         config.run_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(f"log_dir = {config.log_dir!r}, run_name = {config.run_name!r}: the run folder "
                          f"{config.run_dir} cannot be made ({error.strerror or error})") from None
-    from agents.safe_load import ModelFileError
-
     from .run import train  # torch and SB3: only once the arguments are known to be good
 
     start = time.perf_counter()

@@ -86,8 +86,12 @@ class TrainConfig:
                 raise ValueError(f"{name} = {getattr(self, name)!r}: expected one of {choices}")
         for name in ("total_timesteps", "n_envs", "n_steps", "n_epochs", "eval_episodes", "torch_threads"):
             _check_int(name, getattr(self, name), 1)
-        _check_int("batch_size", self.batch_size, 2, self.n_steps * self.n_envs,
-                   "n_steps x n_envs, the rollout size")
+        rollout = self.n_steps * self.n_envs
+        _check_int("batch_size", self.batch_size, 2, rollout, "n_steps x n_envs, the rollout size")
+        if rollout % self.batch_size:  # SB3's last minibatch would be the remainder: one sample is a NaN loss
+            divisors = [d for d in range(2, min(rollout, 4096) + 1) if rollout % d == 0][-4:]
+            raise ValueError(f"batch_size = {self.batch_size}: expected a divisor of n_steps x n_envs = "
+                             f"{self.n_steps} x {self.n_envs} = {rollout} (the rollout size), e.g. {divisors}")
         _check_int("seed", self.seed, 0, 2**32 - 1)
         _check_int("eval_freq", self.eval_freq, 0, None, "0: never")
         _check_int("checkpoint_freq", self.checkpoint_freq, 0, None, "0: never")
@@ -115,6 +119,7 @@ class TrainConfig:
             raise ValueError(f"progress_bar = {self.progress_bar!r}: expected true or false")
         if not self.log_dir:
             raise ValueError("log_dir = '': expected a folder")
+        check_run_name(self.run_name)
         if self.device not in ("cpu", "cuda", "auto") and not self.device.startswith("cuda:"):
             raise ValueError(f"device = {self.device!r}: expected 'cpu', 'cuda', 'cuda:N' or 'auto'")
 
@@ -132,6 +137,13 @@ def env_kwargs_for(config: TrainConfig, index: int) -> dict[str, Any]:
     if config.opponents:
         kwargs[config.opponent_argument] = config.opponents[index % len(config.opponents)]
     return kwargs
+
+
+def check_run_name(value: str, name: str = "run_name") -> None:
+    """A run is written to ``log_dir/run_name``: a plain folder name, so that it stays inside ``log_dir``."""
+    if value in (".", "..") or any(c in value for c in "/\\\0"):
+        raise ValueError(f"{name} = {value!r}: expected a plain folder name (no '/', '\\', '.' or '..'), "
+                         "written under log_dir")
 
 
 def _check_int(name: str, value: Any, low: int, high: int | None = None, note: str = "") -> None:

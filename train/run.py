@@ -22,7 +22,7 @@ from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
 
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids even without the entry point)
-from agents.safe_load import ModelFileError, plain_data, policy_tensors
+from agents.safe_load import ModelFileError, checkpoint_params, plain_data
 from shoot_pontoon_env.envs.features import CompactObservation
 
 from .config import TrainConfig, env_kwargs_for
@@ -129,13 +129,17 @@ def build_model(config: TrainConfig, env: VecEnv) -> BaseAlgorithm:
 
 def load_checkpoint(model: BaseAlgorithm, path: Path) -> None:
     """Continue from a checkpoint without unpickling it: the model is built from this run's config,
-    the checkpoint's policy and optimizer tensors are loaded with SB3's parameter loading (torch's
-    weights-only loader), and its step count comes from the plain JSON values of its ``data`` entry.
-    A checkpoint of another architecture or env is refused, naming the mismatch."""
-    policy_tensors(path)  # refuses a file that is not a model or holds more than tensors
+    the checkpoint's policy and optimizer states are read by ``agents.safe_load`` (declared sizes
+    bounded by this model's, torch's weights-only loader, every value finite, no entry the model has
+    no use for) and handed to SB3's parameter loading; its step count comes from the plain JSON
+    values of its ``data`` entry. A checkpoint of another architecture or env is refused, naming the
+    mismatch."""
+    names = model._get_torch_save_params()[0]  # policy, policy.optimizer
+    tensor_bytes = sum(t.numel() * t.element_size() for t in model.policy.state_dict().values())
+    params = checkpoint_params(path, names, tensor_bytes)
     try:
-        model.set_parameters(str(path), exact_match=True, device=model.device)
-    except (ValueError, RuntimeError, KeyError) as error:
+        model.set_parameters(params, exact_match=True, device=model.device)
+    except (ValueError, RuntimeError, KeyError, TypeError, IndexError) as error:
         detail = " ".join(str(error).split())[:400]
         raise ModelFileError(f"{path}: does not fit this run's model ({detail})") from None
     data = plain_data(path)

@@ -32,7 +32,7 @@ import yaml
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
 from shoot_pontoon_env.cli import Parser, UsageError, run
 
-from .config import TrainConfig, _parse_value
+from .config import TrainConfig, _parse_value, check_run_name
 from .league import LeagueOpponents, Pool, snapshot_player
 from .run import build_model, make_vec_env, save_provenance, save_run
 
@@ -68,6 +68,9 @@ class SelfPlayConfig:
                 raise ValueError(f"{name} = {value!r}: expected an int >= 1")
         if not 0.0 <= self.latest_share <= 1.0:
             raise ValueError(f"latest_share = {self.latest_share!r}: expected a number in 0..1")
+        if not isinstance(self.run_name, str):
+            raise ValueError(f"run_name = {self.run_name!r}: expected a string")
+        check_run_name(self.run_name)
 
     @property
     def run_dir(self) -> Path:

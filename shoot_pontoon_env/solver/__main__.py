@@ -124,14 +124,15 @@ def build_parser() -> Parser:
     parser.add_argument("--decks", type=int_in(1, 8), default=None,
                         help="decks in the shoe, 1..8 (default: the preset's)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--banker-stands-on", type=int_in(12, 21), default=17,
-                        help="free banker (Shoot preset): StandOnBanker threshold, 12..21 (default 17)")
+    parser.add_argument("--banker-stands-on", type=int_in(12, 21), default=None,
+                        help="free banker (Shoot preset): StandOnBanker threshold, 12..21 (default 17); "
+                             "not for the dealer rules of casino and playtech")
     parser.add_argument("--shoot-ratio", type=float_in(0.0, 1000.0, above_low=True), default=None,
                         help="analyse Shoot bets of this many original stakes, above 0 and <= 1000 "
                              "(Shoot rules only)")
-    parser.add_argument("--shoot-points", type=_shoot_points, default=SHOOT_BET_POINTS,
+    parser.add_argument("--shoot-points", type=_shoot_points, default=None,
                         help=f"comma-separated betting points for the Shoot analysis, from {SHOOT_BET_POINTS} "
-                             "(default: all three)")
+                             "(default: all three); only with --shoot-ratio")
     return parser
 
 
@@ -145,8 +146,14 @@ def main(argv: list[str] | None = None) -> int:
     if ratio is not None:
         if not rules.shoot:
             raise UsageError(f"argument --shoot-ratio: rules {rules.name!r} have no Shoot; use --rules shoot")
-        rules = rules.replace(shoot_bet_points=args.shoot_points)
-    banker = StandOnBanker(args.banker_stands_on)
+        rules = rules.replace(shoot_bet_points=args.shoot_points or SHOOT_BET_POINTS)
+    elif args.shoot_points is not None:  # an option that changes nothing is refused, not ignored
+        raise UsageError("argument --shoot-points: applies only to the Shoot analysis: add --shoot-ratio R "
+                         "(with --rules shoot)")
+    if args.banker_stands_on is not None and rules.banker_play != "free":
+        raise UsageError(f"argument --banker-stands-on: rules {rules.name!r} have a dealer who draws by fixed "
+                         "rules; it applies only to a free banker (--rules shoot)")
+    banker = StandOnBanker(17 if args.banker_stands_on is None else args.banker_stands_on)
     start = time.perf_counter()
     sol = solve(rules, banker=banker, shoot_ratio=ratio)
     inf = solve(rules, banker=banker, infinite=True)
