@@ -21,7 +21,7 @@ from ..engine.settlement import Outcome, is_special_pontoon, showdown
 from ..engine.table import MAX_PLAYERS, Phase, Stage
 from ..envs import encoding as enc
 from ..envs.action_table import ActionTable
-from ..rules import DRAW_ON_21_KINDS, Rules
+from ..rules import CHIP_LIMIT, DRAW_ON_21_KINDS, Rules
 from ..strategies import (
     DealerRulesBanker,
     RandomPlayer,
@@ -292,8 +292,9 @@ def strategy_code(argument: str, strategy: Strategy) -> tuple[int, list[int], li
             "Strategy cannot run inside it. Use the scalar env (gym.make) or a SyncVectorEnv for this table."
         )
     for value in ints:
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise UnbatchableStrategy(f"{argument} = {strategy!r}: its parameters must be ints")
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or abs(value) > CHIP_LIMIT:
+            raise UnbatchableStrategy(f"{argument} = {strategy!r}: its parameters must be ints in "
+                                      f"-{CHIP_LIMIT:,}..{CHIP_LIMIT:,}")
     return code, [int(v) for v in ints], floats
 
 
