@@ -24,7 +24,7 @@ half of it, so betting it and losing grows the Shoot by half or more each time."
 class AllInDifferential(Differential):
     """The differential harness with a punter who mostly bets the largest Shoot bet the Shoot allows."""
 
-    feed_capacity = 64  # a long episode's deals pass in one step where the punter has no decision
+    feed_capacity = 128  # every deal of an 80-deal episode can pass in one step (the agent seat banks them)
 
     def _choose(self, env) -> int:
         legal = np.flatnonzero(env.action_masks())
