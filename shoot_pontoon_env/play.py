@@ -101,16 +101,14 @@ def trained_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> 
     except ImportError:
         raise UsageError(f"trained opponent {spec!r} needs a checkout of the repository with the train extra: "
                          "run python -m shoot_pontoon_env.play from its root") from None
-    from .envs.registration import ENV_IDS  # importing shoot_pontoon_env.envs registers them
+    import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
 
     try:
         path = model_file(spec)
         if not path.is_file():
             raise ValueError(f"no such file {str(path)!r}")
-        config = model_config(path)  # the run's config.yaml, read safely (the model is never unpickled)
+        config = model_config(path)  # read safely: never unpickled, and env_id one of this package's ids
         env_id = config.env_id or "ShootPontoon-v0"
-        if env_id not in ENV_IDS:  # model_config refuses these; "module:Id" would import module at gym.make
-            raise ModelFileError(f"{config.source}: env_id = {env_id!r}: expected one of {sorted(ENV_IDS)}")
         trained_env = gym.make(env_id, **config.env_kwargs)
         here = {**config.env_kwargs, "num_players": seats, "starting_chips": starting_chips}
         here_env = gym.make(env_id, **here)

@@ -104,8 +104,8 @@ def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: L
     players_of_slots = list(zip(player_arguments, env.players))
     if autopilot[0] == AP_STRATEGY:
         players_of_slots.append(("agent", autopilot[1]))
-    codes = [strategy_code(argument, player)[:2] for argument, player in players_of_slots]
-    largest_bet = largest_shoot_bet(env, codes, autopilot[0])
+    coded = [strategy_code(argument, player) for argument, player in players_of_slots]
+    largest_bet = largest_shoot_bet(env, [(code, ints) for code, ints, _ in coded], autopilot[0])
     if chip_bound(env, largest_bet) > INT32_CHIPS:
         raise ValueError(
             f"starting_chips = {env.starting_chips!r}, rules.max_stake = {rules.max_stake!r}, shoot_cap = "
@@ -142,8 +142,7 @@ def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: L
     f[F_O_ACT_MULTIPLE] = F_FIELDS
     f[F_O_STRAT] = F_FIELDS + actions
     f[F_FIELDS:F_FIELDS + actions] = act_multiple
-    for seat, (argument, player) in enumerate(players_of_slots):
-        code, ints, floats = strategy_code(argument, player)
+    for seat, (code, ints, floats) in enumerate(coded):
         ints[0] = code
         start = strategies + STRAT_INTS * seat
         c[start:start + STRAT_INTS] = ints
