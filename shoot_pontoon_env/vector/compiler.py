@@ -32,7 +32,7 @@ from numba import njit
 ENV, EVALUATION = "env", "evaluation"
 GROUPS = (ENV, EVALUATION)
 """In compile order: an evaluation's entry points call the env's functions."""
-COMPILING_MESSAGE = ("shoot-pontoon-env: compiling the batched engine, once: about 20-60 s (numba caches the "
+COMPILING_MESSAGE = ("shoot-pontoon-env: compiling the batched engine, once: about 15-30 s (numba caches the "
                      "machine code in {where}; engine='table' plays without it)")
 
 
@@ -100,6 +100,8 @@ class KernelCompiler:
         return group in self._compiled
 
     def _compile_one(self, item: _Registered) -> Any:
+        if item.options.get("inline") == "always":
+            return njit(**item.options)(item.function)  # inlined into its callers' code, never compiled alone
         with self._cache_place():
             cache = self._cache_dir is not False
             dispatcher = njit(cache=cache, **item.options)(item.function)
@@ -155,7 +157,7 @@ def _choose_cache_dir(function: Callable) -> str | bool:
         probe.close()
     except OSError as problem:
         warnings.warn(f"the batched engine's compiled code cannot be cached ({reason}; and {folder}: {problem}): "
-                      "it is compiled in memory for this process, which takes 20-60 s each time; set "
+                      "it is compiled in memory for this process, which takes 15-30 s each time; set "
                       "NUMBA_CACHE_DIR to a writable folder to keep it", KernelCacheWarning, stacklevel=4)
         return False
     warnings.warn(f"the batched engine's compiled code is cached in {folder}, because numba cannot cache it "

@@ -18,6 +18,7 @@ from ..envs.base import PontoonSeatEnv
 from ..strategies import Strategy
 from ..envs.encoding import BANKER_RANKS, hand_slots
 from . import kernel
+from .bitgen import GeneratorHandle
 from .compiler import disabled_reason
 from .policy import NO_POLICY
 from .layout import (
@@ -188,7 +189,10 @@ class TableBatch:
         self.terminated = np.zeros(n, dtype=np.bool_)
         self._all = np.ones(n, dtype=np.bool_)
         self._no_keys = np.full(n, -1, dtype=np.int64)
+        self._no_actions = np.zeros(n, dtype=np.int64)
         self._scratch = np.zeros(kernel.scratch_size(slots), dtype=np.int64)
+        self.rng_handle = GeneratorHandle()
+        """The kernel's view of the Generator it is called with (``bitgen.py``)."""
 
     # ------------------------------------------------------------------ kernel calls
     def reset(self, rng: np.random.Generator, which: np.ndarray | None = None, *, carry: bool = True,
@@ -198,18 +202,19 @@ class TableBatch:
         which = self._all if which is None else np.ascontiguousarray(which, dtype=np.bool_)
         keys = self._no_keys if keys is None else np.ascontiguousarray(keys, dtype=np.int64)
         c = self.config
-        kernel.reset_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask, which, bool(carry), keys, rng,
-                            self._scratch)
+        kernel.play_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask, self._no_actions, which,
+                           bool(carry), False, keys, self.rewards, self.terminated, self.rng_handle(rng),
+                           self._scratch)
         self._check()
 
     def step(self, actions: np.ndarray, autoreset: np.ndarray, rng: np.random.Generator) -> None:
         """One step of every table (``autoreset`` rows start a new episode instead); the results are
         in ``rewards``, ``terminated``, ``obs`` and ``mask``."""
         c = self.config
-        kernel.step_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask,
+        kernel.play_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask,
                            np.ascontiguousarray(actions, dtype=np.int64),
-                           np.ascontiguousarray(autoreset, dtype=np.bool_), self.rewards, self.terminated, rng,
-                           self._scratch)
+                           np.ascontiguousarray(autoreset, dtype=np.bool_), True, True, self._no_keys, self.rewards,
+                           self.terminated, self.rng_handle(rng), self._scratch)
         self._check()
 
     def _check(self) -> None:

@@ -77,8 +77,8 @@ def evaluate_hands(env: PontoonSeatEnv, player_arguments: list[str], hands: int,
     def call(external: bool, budget: int) -> int:
         active = kernel.play_hands(batch.t, batch.k8, c.c, c.f, c.tab, batch.policy, batch.obs, batch.mask, actions,
                                    external, seed, hands, budget, running, results.returns, results.per_stake,
-                                   results.shoot_part, results.outcome, results.shoot_after, results.totals, results.decisions, rng,
-                                   batch._scratch)
+                                   results.shoot_part, results.outcome, results.shoot_after, results.totals, results.decisions,
+                                   batch.rng_handle(rng), batch._scratch)
         batch._check()
         return int(active)
 

@@ -7,14 +7,15 @@ chips at every step. A table is two rows: ``t`` (int32: the Table's and the env'
 balances, the hands) and ``k8`` (int8: cards, face-up flags, seen counts, the shoe); ``c``, ``f`` and
 ``tab`` are the batch's config (``layout.py``). Passing rows rather than whole batches keeps every
 call cheap. Randomness: the shoe is shuffled lazily (a Fisher-Yates step per card drawn) and the
-random table player draws, both from the one ``numpy.random.Generator`` passed in; in fed mode
+random table player draws, both from the one ``numpy.random.Generator`` passed in (as its handle,
+``bitgen.py``); in fed mode
 (tests) every shuffle takes the next order given instead.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import typeof, types
+from numba import types
 
 from ..envs import encoding as enc
 from ..rules import MAX_DECKS
@@ -27,6 +28,7 @@ from .policy import MAX_BUYS as P_MAX_BUYS
 from .policy import MAX_STAKE_MULTIPLE as P_MAX_STAKE_MULTIPLE
 from .policy import (P_ACT, P_ACT_FULL, P_ACT_OPEN, P_BET_DEAL, P_BET_FOURTH, P_BET_SECOND, P_CHILD, P_CTX, P_FLAG,
                      P_FLAGS, P_LEVEL_SIZE, P_OPEN, P_SHOOT, P_SPLIT, P_SPLIT_FULL, P_SPLIT_OPEN, P_STAKE, P_START)
+from .bitgen import HANDLE, next_double
 from .compiler import EVALUATION, KernelCompiler
 from .layout import (
     AP_TABLE, AP_UNIFORM, BALANCES, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BANKER_STOPS_AT_FIVE,
@@ -108,31 +110,42 @@ I8ROWS = types.Array(types.int8, 2, "C")
 F32ROWS = types.Array(types.float32, 2, "C")
 BOOLROWS = types.Array(types.boolean, 2, "C")
 F32 = types.Array(types.float32, 1, "C")
-RNG = typeof(np.random.default_rng(0))
+RNG = HANDLE
+"""A Generator's bit generator (``bitgen.py``): every random draw of the kernel."""
 CFG = (I64, F64, I8ROW)
 """c, f, tab: the batch's config."""
 ROWS = (I32ROW, I8ROW)
 """t, k8: one table."""
 
 
-def jit(*arg_types, entry=False, call=False):
+def jit(*arg_types, entry=False, call=False, ir=False):
     """Compiled once, for exactly these argument types (so constants do not make new versions), and
     cached on disk beside this module; only ``entry`` points are callable from Python. Compiled
-    lazily (``compiler.py``): a group on the first call of one of its entry points. Entry points keep
-    numba's reference counting (``_nrt``): without it, each call that takes the Generator leaked the
-    48 bytes of its unboxing (about 1 GB per 10M steps).
+    lazily (``compiler.py``): a group on the first call of one of its entry points. Nothing is
+    compiled with numba's reference counting (``_nrt``): the kernel allocates nothing, and the
+    Generator, whose unboxing would need it, reaches the kernel as a handle (``bitgen.py``).
 
     Every other function is inlined into its callers by LLVM (``forceinline``): a numba call passes
     each array as seven words, so the game's many small functions cost more in calls than in work
     (inlining them cut the time per step by a third to a half, ``docs/RESULTS.md``). ``call``
     functions stay calls: the rare stages (a deal's start and settlement, splits, restocks, the bank,
-    forfeits) and the env's reset, which would otherwise be copied into every caller and lengthen
-    the compile (inlining those too took 2.5x the compile for about 15% more speed). Numba's own IR
-    inlining (``inline="always"``) is not used: it compiles far slower than LLVM's."""
+    forfeits), which would otherwise be copied into every caller and lengthen the compile (inlining
+    those too took 2.5x the compile for about 15% more speed).
+
+    ``ir`` functions are the layers above the game (a table's turn, its reset and step, the table
+    players' loop): numba inlines them into their one caller before typing (``inline="always"``), so
+    they have no machine code of their own. numba compiles every function with all that it calls, so
+    each of these layers, had it been a function of its own, would have compiled the whole game once
+    more; and each is called from one place only (a reset and a step share one path through
+    ``env_turn``), so the game is in each entry point once (the first compile 31.7 -> 16.0 CPU-s,
+    ``docs/RESULTS.md``). Numba's inlining is kept to these: on the game's many small functions with
+    many callers it compiles far slower than LLVM's."""
     flat = []
     for item in arg_types:
         flat.extend(item if isinstance(item, tuple) else (item,))
-    options = dict(nogil=True, no_cpython_wrapper=not entry, _nrt=entry, forceinline=not (entry or call))
+    options = dict(nogil=True, no_cpython_wrapper=not entry, _nrt=False, forceinline=not (entry or call))
+    if ir:
+        options = dict(nogil=True, no_cpython_wrapper=True, _nrt=False, inline="always")
     return COMPILER.jit(tuple(flat), options, entry)
 
 
@@ -501,9 +514,15 @@ def set_key(t, key):
 
 
 @jit(RNG)
+def uniform(rng):
+    """Generator.random() of the Generator whose handle ``rng`` is."""
+    return next_double(rng[0], rng[1])
+
+
+@jit(RNG)
 def draw_key(rng):
     """A new episode's key, from the batch's Generator."""
-    return np.int64(rng.random() * 4611686018427387904.0)
+    return np.int64(uniform(rng) * 4611686018427387904.0)
 
 
 @jit(I, I, entry=True)
@@ -1262,13 +1281,13 @@ def player_act(t, k8, c, f, tab, seat, slot, mv, n, rng):
     fstrat = np.int64(f[F_O_STRAT]) + STRAT_FLOATS * slot
     code = c[strat]
     if code == S_RANDOM:
-        m = int(rng.random() * n)
+        m = int(uniform(rng) * n)
         kind = mv[MOVE * m]
         low = mv[MOVE * m + 1]
         high = mv[MOVE * m + 2]
         if kind == K_SHOOT_BET and high > c[C_MAX_STAKE]:
             high = c[C_MAX_STAKE]
-        return kind, low + int(rng.random() * (high - low + 1))
+        return kind, low + int(uniform(rng) * (high - low + 1))
     if find(mv, n, K_STAKE) >= 0:
         for m in range(n):
             if mv[MOVE * m + 1] == 0:
@@ -1326,7 +1345,7 @@ def status(t, c):
     return AUTO
 
 
-@jit(ROWS, CFG, I64, RNG, I64, I64)
+@jit(ROWS, CFG, I64, RNG, I64, I64, ir=True)
 def play_table_player(t, k8, c, f, tab, mv, rng, out, counts):
     seat = to_act(t, c)
     n = legal_moves(t, k8, c, mv)
@@ -1335,45 +1354,37 @@ def play_table_player(t, k8, c, f, tab, mv, rng, out, counts):
         fail(t, 0, E_OPPONENT_ILLEGAL)
 
 
-@jit(ROWS, CFG, I64, RNG, I64, I64)
-def env_advance(t, k8, c, f, tab, mv, rng, out, counts):
-    """PontoonSeatEnv._advance: table players act until the agent decides (False) or the episode
-    ends (True)."""
+@jit(ROWS, CFG, B, I64, RNG, I64, I64, ir=True)
+def play_until(t, k8, c, f, tab, forfeiting, mv, rng, out, counts):
+    """The table plays on: PontoonSeatEnv._advance, where the table players act until the agent
+    decides (returns False) or the episode ends (True); or, ``forfeiting``, PontoonSeatEnv._forfeit's
+    rest, where every hand of the agent is lost as its turn comes and the deal is played to its end
+    (True). One loop for both, so that the table players' code is compiled into the kernel once."""
+    seat = c[C_SEAT]
     for _ in range(STEP_LIMIT):
         if t[T_ERROR] != 0:
             return True
-        state = status(t, c)
-        if state == AGENT:
-            return False
-        if state == OVER:
-            return True
-        if state == NEXT_DEAL:
-            start_deal(t, k8, c, f)
-            t[T_DEALS] += 1
-            t[T_DECIDED] = 0
-            continue
+        if forfeiting:
+            phase = t[T_PHASE]
+            if phase == PH_BANK_DECISION or phase == PH_DEAL_OVER:
+                return True
+            if to_act(t, c) == seat:
+                forfeit(t, k8, c, f, tab, rng, out, counts)
+                continue
+        else:
+            state = status(t, c)
+            if state == AGENT:
+                return False
+            if state == OVER:
+                return True
+            if state == NEXT_DEAL:
+                start_deal(t, k8, c, f)
+                t[T_DEALS] += 1
+                t[T_DECIDED] = 0
+                continue
         play_table_player(t, k8, c, f, tab, mv, rng, out, counts)
     fail(t, 0, E_RUNAWAY)
     return True
-
-
-@jit(ROWS, CFG, I64, RNG, I64, I64, call=True)
-def env_forfeit(t, k8, c, f, tab, mv, rng, out, counts):
-    """PontoonSeatEnv._forfeit: the agent's hand in play is lost; the deal is played to its end."""
-    seat = c[C_SEAT]
-    if t[T_ACK] != 0:
-        t[T_ACK] = 0
-    else:
-        forfeit(t, k8, c, f, tab, rng, out, counts)
-    for _ in range(STEP_LIMIT):
-        phase = t[T_PHASE]
-        if phase == PH_BANK_DECISION or phase == PH_DEAL_OVER or t[T_ERROR] != 0:
-            return
-        if to_act(t, c) == seat:
-            forfeit(t, k8, c, f, tab, rng, out, counts)
-        else:
-            play_table_player(t, k8, c, f, tab, mv, rng, out, counts)
-    fail(t, 0, E_RUNAWAY)
 
 
 @jit(ROWS, I64, I64)
@@ -1616,11 +1627,12 @@ def view_fields(t, k8, c, out):
     out[V_MOVES] = agent_moves(t, k8, c, out[VIEW_FIELDS:])
 
 
-@jit(ROWS, CFG, B, I, I64, RNG, I64, I64, F32ROW, BOOLS, call=True)
-def env_reset(t, k8, c, f, tab, carry, key, mv, rng, out, counts, row, mask):
-    """PontoonSeatEnv.reset of one table: a fresh table; a persistent shoe carries over (with its
-    count) when ``carry`` and the previous deal was settled (PontoonSeatEnv._carry_shoe). Without
-    ``carry`` (a seeded reset) the shoe starts in pack order, so that the seed alone decides the game."""
+@jit(ROWS, CFG, B, I, ir=True)
+def start_episode(t, k8, c, f, carry, key):
+    """PontoonSeatEnv.reset of one table up to its first deal: a fresh table; a persistent shoe
+    carries over (with its count) when ``carry`` and the previous deal was settled
+    (PontoonSeatEnv._carry_shoe). Without ``carry`` (a seeded reset) the shoe starts in pack order, so
+    that the seed alone decides the game."""
     phase = t[T_PHASE]
     if carry and c[C_PERSISTENT] != 0 and (phase == PH_BANK_DECISION or phase == PH_DEAL_OVER):
         count_cards_of_deal(t, k8, c)
@@ -1643,67 +1655,75 @@ def env_reset(t, k8, c, f, tab, carry, key, mv, rng, out, counts, row, mask):
     t[T_WEALTH_MARK] = wealth(t, c, c[C_SEAT])
     start_deal(t, k8, c, f)
     t[T_DEALS] = 1
-    if env_advance(t, k8, c, f, tab, mv, rng, out, counts):
-        fail(t, 0, E_NO_DECISION)
-    refresh(t, k8, c, f, mv, counts, row, mask)
 
 
-@jit(ROWS, CFG, I, I64, RNG, I64, I64, F32ROW, BOOLS)
-def env_step(t, k8, c, f, tab, a, mv, rng, out, counts, row, mask):
-    """PontoonSeatEnv.step of one table (never strict); returns the reward."""
-    penalty = 0.0
+@jit(ROWS, CFG, I, I64, RNG, I64, I64, BOOLS, ir=True)
+def take_action(t, k8, c, f, tab, a, mv, rng, out, counts, mask):
+    """PontoonSeatEnv.step of one table (never strict) up to the table's play: True when ``a`` is
+    illegal (the agent forfeits, PontoonSeatEnv._forfeit's first hand)."""
     t[T_ILLEGAL] = 0
     if not mask[a]:
         t[T_ILLEGAL] = 1
-        env_forfeit(t, k8, c, f, tab, mv, rng, out, counts)
-        penalty = f[F_PENALTY]
-        terminated = True
-    else:
-        t[T_DECIDED] = 1
         if t[T_ACK] != 0:
             t[T_ACK] = 0
         else:
-            n = legal_moves(t, k8, c, mv)
-            amount = action_amount(t, c, f, a, current_hand(t, c))
-            if not apply_action(t, k8, c, f, tab, c[c[C_O_ACT_KIND] + a], amount, mv, n, rng, out, counts):
-                fail(t, 0, E_OPPONENT_ILLEGAL)
-        terminated = env_advance(t, k8, c, f, tab, mv, rng, out, counts)
-    t[T_TERMINAL] = 1 if terminated else 0
+            forfeit(t, k8, c, f, tab, rng, out, counts)
+        return True
+    t[T_DECIDED] = 1
+    if t[T_ACK] != 0:
+        t[T_ACK] = 0
+    else:
+        n = legal_moves(t, k8, c, mv)
+        amount = action_amount(t, c, f, a, current_hand(t, c))
+        if not apply_action(t, k8, c, f, tab, c[c[C_O_ACT_KIND] + a], amount, mv, n, rng, out, counts):
+            fail(t, 0, E_OPPONENT_ILLEGAL)
+    return False
+
+
+@jit(ROWS, CFG, B, B, I, I, I64, RNG, I64, I64, F32ROW, BOOLS, ir=True)
+def env_turn(t, k8, c, f, tab, reset, carry, key, a, mv, rng, out, counts, row, mask):
+    """One table's reset (``reset``: PontoonSeatEnv.reset with ``carry`` and the shuffle ``key``;
+    returns 0) or step (the action ``a``: PontoonSeatEnv.step, never strict; returns the reward), up
+    to the agent's next decision, and its observation and mask written."""
+    if reset:
+        start_episode(t, k8, c, f, carry, key)
+        forfeiting = False
+    else:
+        forfeiting = take_action(t, k8, c, f, tab, a, mv, rng, out, counts, mask)
+    terminated = play_until(t, k8, c, f, tab, forfeiting, mv, rng, out, counts)
+    if reset:
+        if terminated:
+            fail(t, 0, E_NO_DECISION)
+    else:
+        t[T_TERMINAL] = 1 if terminated else 0
     refresh(t, k8, c, f, mv, counts, row, mask)
+    if reset:
+        return 0.0
     now = wealth(t, c, c[C_SEAT])
-    reward = (now - t[T_WEALTH_MARK]) / c[C_BASE_STAKE] - penalty
+    reward = (now - t[T_WEALTH_MARK]) / c[C_BASE_STAKE] - (f[F_PENALTY] if forfeiting else 0.0)
     t[T_WEALTH_MARK] = now
     return reward
 
 
 # =========================================================================== batches (entry points)
-@jit(I32ROWS, I8ROWS, CFG, F32ROWS, BOOLROWS, BOOLS, B, I64, RNG, I64, entry=True)
-def reset_tables(t, k8, c, f, tab, obs, mask, which, carry, keys, rng, scratch):
-    """Reset every table i with which[i], with the shuffle key keys[i] (drawn when negative)."""
+@jit(I32ROWS, I8ROWS, CFG, F32ROWS, BOOLROWS, I64, BOOLS, B, B, I64, F32, BOOLS, RNG, I64, entry=True)
+def play_tables(t, k8, c, f, tab, obs, mask, actions, resets, carry, step, keys, rewards, terminated, rng, scratch):
+    """The batch's one entry point for an env: every table i with ``resets[i]`` starts a new episode
+    (PontoonSeatEnv.reset; shuffle key ``keys[i]``, drawn when negative; ``carry`` keeps a persistent
+    shoe), with reward 0, not terminated; with ``step``, every other table takes the step
+    ``actions[i]`` (PontoonSeatEnv.step). One entry point rather than a reset and a step: each would
+    compile the whole game again."""
     mv = scratch[:MOVE * 8]
     counts = scratch[MOVE * 8:MOVE * 8 + 52]
     out = scratch[MOVE * 8 + 52:]
     for i in range(t.shape[0]):
-        if which[i]:
-            key = keys[i] if keys[i] >= 0 else draw_key(rng)
-            env_reset(t[i], k8[i], c, f, tab, carry, key, mv, rng, out, counts, obs[i], mask[i])
-
-
-@jit(I32ROWS, I8ROWS, CFG, F32ROWS, BOOLROWS, I64, BOOLS, F32, BOOLS, RNG, I64, entry=True)
-def step_tables(t, k8, c, f, tab, obs, mask, actions, autoreset, rewards, terminated, rng, scratch):
-    """One env step of every table: tables with ``autoreset`` are reset instead (their persistent
-    shoe carried over), with reward 0 and not terminated."""
-    mv = scratch[:MOVE * 8]
-    counts = scratch[MOVE * 8:MOVE * 8 + 52]
-    out = scratch[MOVE * 8 + 52:]
-    for i in range(t.shape[0]):
-        if autoreset[i]:
-            env_reset(t[i], k8[i], c, f, tab, True, draw_key(rng), mv, rng, out, counts, obs[i], mask[i])
-            rewards[i] = 0.0
-            terminated[i] = False
-        else:
-            rewards[i] = env_step(t[i], k8[i], c, f, tab, actions[i], mv, rng, out, counts, obs[i], mask[i])
-            terminated[i] = t[i, T_TERMINAL] != 0
+        reset = resets[i]
+        if not (reset or step):
+            continue
+        key = (keys[i] if keys[i] >= 0 else draw_key(rng)) if reset else 0
+        rewards[i] = env_turn(t[i], k8[i], c, f, tab, reset, carry, key, actions[i], mv, rng, out, counts, obs[i],
+                              mask[i])
+        terminated[i] = not reset and t[i, T_TERMINAL] != 0
 
 
 # =========================================================================== evaluation (evaluate/)
@@ -1884,7 +1904,7 @@ def autopilot_index(t, k8, c, f, tab, pol, mv, mask, rng):
         legal = 0
         for a in range(c[C_ACTIONS]):
             legal += 1 if mask[a] else 0
-        pick = int(rng.random() * legal) if mode == AP_UNIFORM else 0
+        pick = int(uniform(rng) * legal) if mode == AP_UNIFORM else 0
         for a in range(c[C_ACTIONS]):
             if mask[a]:
                 if pick == 0:
@@ -1971,25 +1991,30 @@ def play_hands(t, k8, c, f, tab, pol, obs, mask, actions, external, seed, hands,
         while True:
             if row[T_ERROR] != 0:
                 return np.int64(-1)
-            if row[T_NEEDS_RESET] != 0:
+            reset = row[T_NEEDS_RESET] != 0
+            if reset:
                 hand = i if row[T_HAND] < 0 else row[T_HAND] + tables
                 if hand >= hands:
                     break
                 row[T_HAND] = hand
                 row[T_NEEDS_RESET] = 0
-                env_reset(row, row8, c, f, tab, False, hand_key(seed, hand), mv, rng, out, counts, obs[i], mask[i])
+                key, a = hand_key(seed, hand), 0
+            else:
+                if steps >= budget:
+                    break
+                a = actions[i] if external else autopilot_index(row, row8, c, f, tab, pol, mv, mask[i], rng)
+                if a < 0 or a >= actions_n:
+                    fail(row, 0, E_OPPONENT_ILLEGAL)
+                    return np.int64(-1)
+                cell = decision_cell(row, row8, c)
+                if cell >= 0:
+                    decisions[cell * actions_n + a] += 1
+                key = 0
+            # one call site for both, so that the game is compiled into this entry point once
+            reward = env_turn(row, row8, c, f, tab, reset, False, key, a, mv, rng, out, counts, obs[i], mask[i])
+            if reset:
                 running[i] = 0.0
                 continue
-            if steps >= budget:
-                break
-            a = actions[i] if external else autopilot_index(row, row8, c, f, tab, pol, mv, mask[i], rng)
-            if a < 0 or a >= actions_n:
-                fail(row, 0, E_OPPONENT_ILLEGAL)
-                return np.int64(-1)
-            cell = decision_cell(row, row8, c)
-            if cell >= 0:
-                decisions[cell * actions_n + a] += 1
-            reward = env_step(row, row8, c, f, tab, a, mv, rng, out, counts, obs[i], mask[i])
             running[i] += np.float64(np.float32(reward))
             totals[R_ILLEGAL] += row[T_ILLEGAL]
             steps += 1

@@ -106,7 +106,7 @@ class Differential:
         if self.agent is not None:
             c = self.batch.config
             kernel.choose_actions(self.batch.t, self.batch.k8, c.c, c.f, c.tab, self.batch.policy, self.batch.mask,
-                                  chosen, self.batch_rng, self.batch._scratch)
+                                  chosen, self.batch.rng_handle(self.batch_rng), self.batch._scratch)
         results = []
         for i, env in enumerate(self.envs):
             if self.done[i]:

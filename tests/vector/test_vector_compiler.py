@@ -53,7 +53,7 @@ def test_importing_the_kernel_compiles_nothing_and_an_evaluation_compiles_after_
     assert [group for group in compiler.GROUPS] == [ENV, EVALUATION]
     kernel.compile(ENV)
     assert kernel.COMPILER.is_compiled(ENV)
-    assert hasattr(kernel.step_tables, "signatures")  # the compiled dispatcher took the stand-in's place
+    assert hasattr(kernel.play_tables, "signatures")  # the compiled dispatcher took the stand-in's place
 
 
 def test_an_entry_point_compiles_its_group_on_first_call_and_announces_it_once(cache_dir, capsys):
