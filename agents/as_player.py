@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from shoot_pontoon_env.actions import Action
-from shoot_pontoon_env.engine.view import SeatView
-from shoot_pontoon_env.envs.encoding import ObservationEncoder
-from shoot_pontoon_env.strategies import Strategy
+from shoot_pontoon_env.models.player import PolicyPlayer
 
 from .base import Agent, EnvContext
 
 
-class AgentPlayer(Strategy):
-    """A :class:`Strategy` that encodes its seat's view as the environment would and asks the agent.
+class AgentPlayer(PolicyPlayer):
+    """A :class:`Strategy` that encodes its seat's view as the environment would and asks the agent
+    (the package's :class:`~shoot_pontoon_env.models.player.PolicyPlayer`, asking an :class:`Agent`).
 
     ``context`` must describe the seat's own environment configuration (the agent's action table);
     build it from an env of that seat, e.g. ``EnvContext.of(gym.make("ShootPontoonBanker-v0"))``.
@@ -23,14 +21,8 @@ class AgentPlayer(Strategy):
     def __init__(self, agent: Agent, context: EnvContext) -> None:
         self.agent = agent.bind(context)
         self.context = context
-        self.encoder = ObservationEncoder(context.rules, context.num_players, context.starting_chips)
-        self.name = f"agent:{agent.name}"
+        super().__init__(context.rules, context.num_players, context.starting_chips, context.action_table,
+                         f"agent:{agent.name}")
 
-    def act(self, view: SeatView, rng: np.random.Generator) -> Action:
-        mask = self.context.action_table.mask(view)
-        index = self.agent.act(self.encoder.encode(view), mask, rng)
-        action = self.context.action_table.to_action(index, view)
-        if action is None or not mask[index]:
-            raise RuntimeError(f"{self.name} chose index {index}, which is not legal here")
-        return action
-
+    def choose(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        return self.agent.act(observation, action_mask, rng)

@@ -2,7 +2,9 @@
 model zoo (``agents/zoo/NAME/model.zip`` with its ``config.yaml``), loadable by name.
 
 Loading never unpickles: the policy is rebuilt from the run's configuration and the tensors are read
-with torch's weights-only loader (``agents/safe_load.py``), so a crafted ``.zip`` cannot run code.
+with torch's weights-only loader (``agents/safe_load.py``), so a crafted ``.zip`` cannot run code. The
+loading and the acting are the package's (``shoot_pontoon_env.models``, which ``play`` uses too); this
+module puts them behind the agent interface, with this folder's zoo.
 """
 
 from __future__ import annotations
@@ -11,41 +13,28 @@ from pathlib import Path
 
 import numpy as np
 
-from shoot_pontoon_env.envs.features import COMPACT_SIZE, compact_observation
+from shoot_pontoon_env.models import trained as _trained
+from shoot_pontoon_env.models.trained import TrainedPolicy
 
 from .base import Agent, EnvContext
-from .safe_load import ModelFileError, load_policy, model_config
+from .safe_load import model_config
 
 ZOO = Path(__file__).parent / "zoo"
 
 
 def zoo_models() -> list[str]:
     """Names of the committed trained models."""
-    return sorted(p.parent.name for p in ZOO.glob("*/model.zip"))
+    return _trained.zoo_models(ZOO)
 
 
 def zoo_path(name: str) -> Path:
-    path = ZOO / name / "model.zip"
-    if "/" in name or "\\" in name or name in ("", ".", "..") or not path.exists():
-        raise ValueError(f"no trained model {name!r} in the zoo: expected one of {zoo_models()}")
-    return path
+    return _trained.zoo_path(name, ZOO)
 
 
 def model_file(spec: str | Path) -> Path:
     """The model a spec names: ``zoo:NAME``, a model ``.zip``, a run folder holding ``model.zip``, or
     else the bare name of a zoo model; a path that names nothing is refused in one line."""
-    if str(spec).startswith("zoo:"):
-        return zoo_path(str(spec)[4:])
-    path = Path(spec)
-    if path.is_dir():
-        if not (path / "model.zip").is_file():
-            raise ModelFileError(f"{path}: a folder without a model.zip: expected a model .zip or a run folder")
-        return path / "model.zip"
-    if path.exists():
-        return path
-    if path.suffix == ".zip" or "/" in str(spec) or "\\" in str(spec):
-        raise ModelFileError(f"{path}: no such model file")
-    return zoo_path(str(spec))
+    return _trained.model_file(spec, ZOO)
 
 
 class TrainedAgent(Agent):
@@ -61,6 +50,7 @@ class TrainedAgent(Agent):
         self.algo = self.config.algo
         self.observation = self.config.observation
         self.policy = None
+        self.trained: TrainedPolicy | None = None
         self.deterministic = deterministic
         self.path = path
         run = path.parent.parent.name if path.parent.name == "checkpoints" else path.parent.name
@@ -68,20 +58,13 @@ class TrainedAgent(Agent):
 
     def bind(self, context: EnvContext) -> TrainedAgent:
         super().bind(context)
-        import gymnasium as gym
-
         context = self.context
         if context.observation_space is None or context.action_space is None:
             raise ValueError(f"{self.name}: bind a trained agent to an env (EnvContext.of(env)), which gives "
                              "the spaces its policy is rebuilt for")
-        observation_space = context.observation_space
-        if self.observation == "compact":
-            observation_space = gym.spaces.Box(0.0, 1.0, shape=(COMPACT_SIZE,), dtype=np.float32)
-        trained_on = f"{self.config.env_id} {self.config.env_kwargs or ''}".strip()
-        what = (f"this env ({context.env_id}: observation of {context.observation_space.shape[0]} values, "
-                f"{context.action_space.n} actions); the model was trained on {trained_on} "
-                f"({self.config.source})")
-        self.policy = load_policy(self.path, self.config, observation_space, context.action_space, what)
+        self.trained = TrainedPolicy(self.path, self.config, context.env_id, context.observation_space,
+                                     context.action_space)
+        self.policy = self.trained.policy
         return self
 
     batched = True
@@ -90,22 +73,10 @@ class TrainedAgent(Agent):
         """One forward pass of the policy for the whole batch."""
         if self.policy is None:
             raise RuntimeError(f"{self.name}: bind the agent to an env before it acts")
-        if self.observation == "compact":
-            observations = compact_observation(observations)
-        if self.algo == "maskable_ppo":
-            actions, _ = self.policy.predict(observations, action_masks=action_masks,
-                                             deterministic=self.deterministic)
-        else:
-            actions, _ = self.policy.predict(observations, deterministic=self.deterministic)
+        actions = self.trained.predict(observations, action_masks, self.deterministic)
         return np.asarray(actions, dtype=np.int64).reshape(len(observations))
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         if self.policy is None:
             raise RuntimeError(f"{self.name}: bind the agent to an env before it acts")
-        if self.observation == "compact":
-            observation = compact_observation(observation)
-        if self.algo == "maskable_ppo":
-            action, _ = self.policy.predict(observation, action_masks=action_mask, deterministic=self.deterministic)
-        else:
-            action, _ = self.policy.predict(observation, deterministic=self.deterministic)
-        return int(action)
+        return int(self.trained.predict(observation, action_mask, self.deterministic))

@@ -1,7 +1,7 @@
 """The batched engine's throughput beside Gymnasium's Blackjack-v1 and a SyncVectorEnv of the scalar env,
 measured in one run, with its memory per table and how its cost grows with the number of tables and seats.
 
-Run: ``.venv/bin/python benchmarks/vector_throughput.py [--quick]``
+Run: ``.venv/bin/python benchmarks/vector_throughput.py [--quick] [--compact] [--observation-cost]``
 
 Every env plays uniformly random legal actions (the mask's indices, drawn in NumPy for the batched
 env). Rates are agent decisions per second of CPU time of this process (``time.process_time``: the
@@ -108,14 +108,35 @@ def observation_cost(budget: int, configs: list[tuple[str, dict]]) -> None:
         print(f"| {env_id} {kwargs or ''} | {rates[0]:,.0f} | {rates[1]:,.0f} | {rates[1] / rates[0]:.2f} |")
 
 
+def compact_rates(budget: int, reference: float) -> None:
+    """The punter ids at 4096 tables with ``observation="compact"`` (written by the kernel) beside the
+    flat observation and no observation at all, and as a multiple of Blackjack-v1 in the same run."""
+    print("\nThe compact observation (4096 tables; blind: no observation encoded):\n")
+    print("| env | flat | compact | blind | compact x Blackjack-v1 |")
+    print("|---|---|---|---|---|")
+    for env_id, kwargs in [("ShootPontoon-v0", {}), ("ShootPontoon-Playtech-v0", {"num_players": 2, "stake_levels": [1]})]:
+        flat = vector_rate(batched(env_id, 4096, **kwargs), steps_for(4096, budget))
+        compact = vector_rate(batched(env_id, 4096, observation="compact", **kwargs), steps_for(4096, budget))
+        envs = batched(env_id, 4096, **kwargs)
+        envs.unwrapped.batch.config.c[C_BLIND] = 1
+        blind = vector_rate(envs, steps_for(4096, budget))
+        print(f"| {env_id} {kwargs or ''} | {flat:,.0f} | {compact:,.0f} | {blind:,.0f} | {compact / reference:.0f} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a tenth of the steps")
     parser.add_argument("--observation-cost", action="store_true",
                         help="only the cost of the observation and of the autoreset modes")
+    parser.add_argument("--compact", action="store_true", help="only the compact observation's rates")
     args = parser.parse_args(argv)
     scale = 0.1 if args.quick else 1.0
     budget = int(2_000_000 * scale)
+    if args.compact:
+        reference = blackjack_rate(int(100_000 * scale))
+        print(f"Gymnasium Blackjack-v1 (scalar, random actions): {reference:,.0f} steps/s of CPU")
+        compact_rates(budget, reference)
+        return 0
     configs = [("ShootPontoon-v0", {}), ("ShootPontoon-Playtech-v0", {"num_players": 2, "stake_levels": [1]}),
                ("ShootPontoonBanker-v0", {})]
     if args.observation_cost:

@@ -129,7 +129,6 @@ def play_agent_batched(env: gym.Env, env_kwargs: dict, agent: Agent, hands: int,
     """``hands`` hands on the batched engine, configured like ``env`` (built with ``env_kwargs``)."""
     from shoot_pontoon_env.cards import HandClass
     from shoot_pontoon_env.vector import kernel
-    from shoot_pontoon_env.vector.env import player_arguments
     from shoot_pontoon_env.vector.evaluation import evaluate_hands
 
     base = env.unwrapped
@@ -137,7 +136,7 @@ def play_agent_batched(env: gym.Env, env_kwargs: dict, agent: Agent, hands: int,
     player = agent.batch_player()
     rng = np.random.default_rng(seed)
     actor = None if player is not None else (lambda obs, masks: agent.act_batch(obs, masks, rng))
-    results = evaluate_hands(base, player_arguments(base, env_kwargs), hands, seed, player=player, actor=actor,
+    results = evaluate_hands(base.config, hands, seed, player=player, actor=actor,
                              num_tables=num_tables, progress=progress, rng=rng)
     record = AgentRecord(agent.name, engine="batched")
     record.returns = results.returns

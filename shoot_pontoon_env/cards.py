@@ -1,7 +1,12 @@
-"""Cards, card codes and hand valuation: the one place that knows what a hand is worth.
+"""Cards, card codes and hand valuation: the one place in Python that knows what a hand is worth.
 
 A card is an ``int`` in ``0..51``: ``rank * 4 + suit`` with ranks ``A 2 .. 9 T J Q K`` (0..12)
 and suits ``C D H S`` (0..3). Integers keep shoes as NumPy arrays and states cheap to copy.
+
+A hand's best total and softness are :func:`best_total`'s, its class is :func:`hand_class`'s (and
+:func:`evaluate`'s, from the cards). The batched engine's kernel and the solver's state tables keep
+compiled and vectorised copies; ``docs/RULES.md`` names each, and ``tests/test_one_valuation.py`` holds
+them to these functions on every hand of one to five cards.
 """
 
 from __future__ import annotations
@@ -13,6 +18,9 @@ from typing import NamedTuple
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 CARDS_PER_DECK = 52
+FIVE_CARDS = 5
+"""Five cards that have not bust are a Five Card Trick, and a punter hand stops there; so does the
+banker's, unless it draws on (``Rules.banker_five_cards``)."""
 
 
 class HandClass(IntEnum):
@@ -89,19 +97,27 @@ def is_pontoon_pair(cards: Sequence[int]) -> bool:
     return values == [1, 10]
 
 
+def hand_class(total: int, num_cards: int, *, pontoon: bool, five_card_trick: bool) -> HandClass:
+    """The class of a hand from its best total and its number of cards. ``pontoon``: its cards are
+    an ace and a ten-value card that count as a Pontoon (:func:`is_pontoon_pair`, where the hand may
+    hold one); ``five_card_trick``: five cards of 21 or under rank as a Five Card Trick."""
+    if total > 21:
+        return HandClass.BUST
+    if pontoon:
+        return HandClass.PONTOON
+    if five_card_trick and num_cards >= FIVE_CARDS:
+        return HandClass.FIVE_CARD_TRICK
+    if total == 21:
+        return HandClass.TWENTY_ONE
+    return HandClass.TOTAL
+
+
 def evaluate(cards: Sequence[int], *, pontoon_possible: bool, five_card_trick: bool) -> HandRank:
     """Classify a finished hand. ``pontoon_possible`` is False for hands whose first two cards
     do not count as a Pontoon (a split hand under rules that say so)."""
     total, _ = best_total(cards)
-    if total > 21:
-        return HandRank(HandClass.BUST, total)
-    if pontoon_possible and is_pontoon_pair(cards):
-        return HandRank(HandClass.PONTOON, 21)
-    if five_card_trick and len(cards) >= 5:
-        return HandRank(HandClass.FIVE_CARD_TRICK, total)
-    if total == 21:
-        return HandRank(HandClass.TWENTY_ONE, 21)
-    return HandRank(HandClass.TOTAL, total)
+    pontoon = pontoon_possible and is_pontoon_pair(cards)
+    return HandRank(hand_class(total, len(cards), pontoon=pontoon, five_card_trick=five_card_trick), total)
 
 
 def format_cards(cards: Sequence[int]) -> str:

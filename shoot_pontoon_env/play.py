@@ -1,5 +1,5 @@
 """``python -m shoot_pontoon_env.play``: sit at a Pontoon table in the terminal against rule-based players
-(or, from a checkout of the repository, trained ones).
+or trained ones (a model ``.zip`` or run folder, with the train extra; ``zoo:NAME`` from a checkout).
 
 You see what your seat may see: your own cards, the others' face-up cards, the Shoot, the stakes. At
 each of your decisions the legal moves are listed with their keys; amounts (stakes, Shoot bets, buys)
@@ -88,23 +88,39 @@ class RoleSplit(Strategy):
         return (self.banker if view.is_banker else self.punter).act(view, rng)
 
 
+def checkout_zoo() -> Path | None:
+    """The model zoo of a checkout of the repository (``agents/zoo``, which ``zoo:NAME`` names), where
+    Python finds the checkout's folders: on ``sys.path``, so from the checkout's root (``python -m``
+    puts the working directory first) or with it on ``PYTHONPATH``. Its files are read as models;
+    nothing of ``agents/`` is imported. None outside a checkout."""
+    for entry in sys.path:
+        zoo = Path(entry or ".") / "agents" / "zoo"
+        if zoo.is_dir():
+            return zoo
+    return None
+
+
 def trained_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> tuple[Strategy, bool]:
-    """A trained model of ``agents/`` (checkout only) as a table player; True if it was trained to bank.
-    Its run's config is checked against the table before the model (and torch) is loaded."""
+    """A trained model as a table player; True if it was trained to bank. Its run's config is checked
+    against the table before the model (and torch) is loaded, and the model is read by the package's
+    safe loader (``models.safe_load``: never unpickled, tensors only)."""
+    needs = (f"trained opponent {spec!r} needs the train extra (pyyaml, torch, stable-baselines3, "
+             "sb3-contrib): pip install 'shoot-pontoon-env[train]'")
     try:
         import gymnasium as gym
 
-        from agents.as_player import AgentPlayer
-        from agents.base import EnvContext
-        from agents.safe_load import ModelFileError, model_config
-        from agents.trained import TrainedAgent, model_file
+        from .models.safe_load import ModelFileError, model_config
+        from .models.trained import TrainedPlayer, TrainedPolicy, model_file
     except ImportError:
-        raise UsageError(f"trained opponent {spec!r} needs a checkout of the repository with the train extra: "
-                         "run python -m shoot_pontoon_env.play from its root") from None
-    import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
+        raise UsageError(needs) from None
+    from . import envs  # noqa: F401  (registers the ids)
 
+    zoo = checkout_zoo()
+    if spec.startswith("zoo:") and zoo is None:
+        raise UsageError(f"trained opponent {spec!r} needs a checkout of the repository (zoo:NAME is a model "
+                         "of its agents/zoo): run python -m shoot_pontoon_env.play from its root")
     try:
-        path = model_file(spec)
+        path = model_file(spec, zoo)
         if not path.is_file():
             raise ValueError(f"no such file {str(path)!r}")
         config = model_config(path)  # read safely: never unpickled, and env_id one of this package's ids
@@ -112,24 +128,28 @@ def trained_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> 
         trained_env = gym.make(env_id, **config.env_kwargs)
         here = {**config.env_kwargs, "num_players": seats, "starting_chips": starting_chips}
         here_env = gym.make(env_id, **here)
-        context = EnvContext.of(here_env)
+        seat = here_env.unwrapped  # the env of the opponent's seat at this table
     except (ModelFileError, ValueError, TypeError, OSError, gym.error.Error) as error:
         raise UsageError(f"trained opponent {spec!r}: {error}") from None
-    if context.rules != rules:
-        trained = context.rules  # a preset by its name, changed rules as the run's own spec
+    if seat.rules != rules:
+        trained = seat.rules  # a preset by its name, changed rules as the run's own spec
         option = (trained.name if PRESETS.get(trained.name) == trained
                   else f"'{json.dumps(config.env_kwargs.get('rules'))}'")
-        raise UsageError(f"trained opponent {spec!r} was trained under the rules {context.rules.name!r}, "
+        raise UsageError(f"trained opponent {spec!r} was trained under the rules {seat.rules.name!r}, "
                          f"not {rules.name!r}: choose --rules {option}")
     trained_shape, shape = trained_env.observation_space.shape, here_env.observation_space.shape
     if config.observation == "flat" and trained_shape != shape:
         seats_trained = trained_env.unwrapped.num_players
         raise UsageError(f"trained opponent {spec!r} reads observations of shape {trained_shape} (a table of "
                          f"{seats_trained} seats); a table of {seats} seats gives {shape}: use --seats {seats_trained}")
-    try:
-        player = AgentPlayer(TrainedAgent(path), context)  # binds: the tensors must fit this seat's env
+    try:  # the tensors must fit this seat's env
+        policy = TrainedPolicy(path, config, seat.spec.id if seat.spec is not None else None,
+                               seat.observation_space, seat.action_space)
     except (ModelFileError, ValueError) as error:
         raise UsageError(f"trained opponent {spec!r}: {error}") from None
+    except ImportError:  # torch or stable-baselines3, imported when the policy is read
+        raise UsageError(needs) from None
+    player = TrainedPlayer(policy, seat.rules, seat.num_players, seat.starting_chips, seat.action_table, spec)
     return player, "Banker" in env_id
 
 
@@ -171,7 +191,7 @@ def make_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> Str
             players.append(trained_player(part, rules, seats, starting_chips))
         else:
             raise UsageError(f"--opponents {part!r}: expected a strategy {sorted(STRATEGIES)}, zoo:NAME, "
-                             "a model .zip or a run folder (trained ones from a checkout)")
+                             "a model .zip or a run folder (zoo:NAME from a checkout)")
     if len(players) == 2:
         return RoleSplit(players[0][0], players[1][0], spec)
     player, banks = players[0]
@@ -399,8 +419,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seat", type=int, default=1, help="your seat (0 holds the first bank; 1 plays first)")
     parser.add_argument("--opponents", nargs="+", default=["tips"], metavar="SPEC",
                         help="one for every other seat or one per seat in seat order: a strategy "
-                             f"({', '.join(sorted(STRATEGIES))}), zoo:NAME, a model .zip or its run folder "
-                             "(from a checkout), or PUNTER/BANKER for one player per role")
+                             f"({', '.join(sorted(STRATEGIES))}), zoo:NAME (from a checkout), a model .zip "
+                             "or its run folder (with the train extra), or PUNTER/BANKER for one player per role")
     parser.add_argument("--seed", type=int, default=None, help="seed of the shuffles, 0..2**63-1 (default: fresh)")
     parser.add_argument("--deals", type=int, default=None, help="leave after this many deals (default: until q)")
     parser.add_argument("--chips", type=int, default=1000, help=f"each seat's chips at the start, 0..{CHIP_LIMIT}")

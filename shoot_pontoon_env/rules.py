@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .cards import RANKS, SUITS
+from .cards import FIVE_CARDS, RANKS, SUITS
 
 SHOOT_BET_POINTS = ("before_deal", "before_second_card", "before_fourth_card")
 SHOE_KINDS = ("reshuffle", "persistent")
@@ -25,8 +25,11 @@ CHIP_LIMIT = 10**9
 below it, the chips that change hands in an episode stay far inside the float32 range of rewards."""
 DRAW_ON_21_KINDS = ("no", "soft", "any")
 BANKER_FIVE_CARD_KINDS = ("trick", "total", "draw_on")
-FIVE_CARDS = 5
-"""A punter hand stops at five cards (the Five Card Trick); so does the banker unless it draws on."""
+MAX_DRAWS = FIVE_CARDS - 2
+"""The most cards a punter hand draws after its first two (twists and buys together, up to
+``cards.FIVE_CARDS``): the largest ``max_buys``."""
+MAX_STAKE_MULTIPLE = 20
+"""The largest ``max_stake_multiple``."""
 MAX_DECKS = 8
 """The most packs a shoe holds (``num_decks``)."""
 
@@ -239,9 +242,10 @@ class Rules:
         _int_in("buy_min_multiple", self.buy_min_multiple, 1, 5)
         _int_in("buy_max_multiple", self.buy_max_multiple, self.buy_min_multiple, 5)
         if self.max_buys is not None:
-            _int_in("max_buys", self.max_buys, 0, 3)
+            _int_in("max_buys", self.max_buys, 0, MAX_DRAWS)
         if self.max_stake_multiple is not None:
-            _int_in("max_stake_multiple", self.max_stake_multiple, 1 + self.buy_min_multiple, 20)
+            _int_in("max_stake_multiple", self.max_stake_multiple, 1 + self.buy_min_multiple,
+                    MAX_STAKE_MULTIPLE)
         _choice("split_match", self.split_match, SPLIT_MATCH_KINDS)
         _int_in("max_split_hands", self.max_split_hands, 1, 4)
         for name in ("win_pays", "twenty_one_pays", "pontoon_pays", "five_card_trick_pays",
@@ -272,6 +276,20 @@ class Rules:
     def banker_stops_at_five(self) -> bool:
         """Whether the banker stops drawing at five cards (under "trick" and "total")."""
         return self.banker_five_cards != "draw_on"
+
+    def banker_done_drawing(self, total: int, soft: bool, num_cards: int) -> bool:
+        """Whether the banker's hand of this best total and softness stops drawing without a decision:
+        bust, five cards (unless it draws on), the dealer's fixed rule under ``banker_play="dealer"``,
+        or a 21 that may not draw (``draw_on_21``) for a free banker."""
+        if total > 21 or (num_cards >= FIVE_CARDS and self.banker_stops_at_five):
+            return True
+        if self.banker_play == "dealer":
+            if total > self.dealer_stands_on:
+                return True
+            if total == self.dealer_stands_on:
+                return not (soft and self.dealer_hits_soft_17 and total == 17)
+            return False
+        return not self.may_draw_on(total, soft)
 
     @property
     def banker_card_limit(self) -> int:

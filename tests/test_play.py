@@ -124,3 +124,28 @@ def test_outside_a_checkout_rule_based_play_works_and_trained_opponents_are_refu
     result = play("--opponents", "zoo:shoot_punter", cwd=tmp_path)
     assert result.returncode == 2 and result.stderr.startswith(
         "error: trained opponent 'zoo:shoot_punter' needs a checkout of the repository")
+
+
+def test_outside_a_checkout_a_model_file_plays(tmp_path):
+    """The installed package reads a model itself (``shoot_pontoon_env.models``): no ``agents/`` needed,
+    which cannot be imported from here."""
+    model = ROOT / "agents" / "zoo" / "shoot_banker" / "model.zip"
+    check = subprocess.run([sys.executable, "-c", "import agents"], cwd=tmp_path, capture_output=True)
+    assert check.returncode != 0  # not a checkout: agents/ is not importable here
+    result = play("--seed", "0", "--deals", "1", "--opponents", str(model), stdin="2\n0\ns\nt\ns\nt\ns\n",
+                  cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert f"seat 0 {model}" in result.stdout and "Settlement:" in result.stdout
+
+
+def test_the_installed_loader_fills_a_run_config_with_the_defaults_of_train():
+    """A ``config.yaml`` that leaves fields out is read with what ``python -m train`` would have used;
+    the installed loader cannot import ``train/``, so it holds those defaults itself."""
+    import dataclasses
+
+    from shoot_pontoon_env.models.safe_load import TRAIN_DEFAULTS
+    from train.config import TrainConfig
+
+    defaults = {f.name: f.default if f.default is not dataclasses.MISSING else f.default_factory()
+                for f in dataclasses.fields(TrainConfig)}
+    assert TRAIN_DEFAULTS == {name: defaults[name] for name in TRAIN_DEFAULTS}

@@ -5,10 +5,11 @@ from __future__ import annotations
 from enum import Enum
 from typing import NamedTuple
 
-# Accounts that chips move between besides the seats (seat numbers are 0..n-1).
-SHOOT = -1
-RESERVE = -2
-TABLE = -3  # chips staked on a hand, lying on the table until the hand is settled
+# Accounts that chips move between besides the seats (seat numbers are 0..n-1): an Event's ``src``
+# and ``dst``. (``rules.SHOOT`` is the Shoot preset, not an account.)
+SHOOT_ACCOUNT = -1
+RESERVE_ACCOUNT = -2
+TABLE_ACCOUNT = -3  # chips staked on a hand, lying on the table until the hand is settled
 
 
 class EventKind(str, Enum):
@@ -48,4 +49,5 @@ class Event(NamedTuple):
 
 
 def account_name(account: int) -> str:
-    return {SHOOT: "shoot", RESERVE: "reserve", TABLE: "table"}.get(account, f"seat {account}")
+    names = {SHOOT_ACCOUNT: "shoot", RESERVE_ACCOUNT: "reserve", TABLE_ACCOUNT: "table"}
+    return names.get(account, f"seat {account}")

@@ -16,10 +16,10 @@ from enum import IntEnum
 import numpy as np
 
 from ..actions import Action, ActionKind, IllegalActionError, LegalMove, is_int, is_legal
-from ..cards import HandClass, HandRank, best_total, is_pontoon_pair, parse_cards
-from ..rules import FIVE_CARDS, Rules, get_rules
+from ..cards import CARDS_PER_DECK, FIVE_CARDS, HandClass, HandRank, best_total, is_pontoon_pair, parse_cards
+from ..rules import Rules, get_rules
 from ..shoe import Shoe, ShoeExhaustedError
-from .events import RESERVE, SHOOT, TABLE, Event, EventKind
+from .events import RESERVE_ACCOUNT, SHOOT_ACCOUNT, TABLE_ACCOUNT, Event, EventKind
 from .hand import Hand
 from .settlement import Outcome, banker_rank, hand_rank, showdown
 
@@ -83,7 +83,7 @@ class Table:
             raise ValueError(f"banker = {banker!r}: expected a seat in 0..{num_players - 1}")
         banker = int(banker)
         boxes = (num_players - 1) * self.rules.max_boxes
-        if FIVE_CARDS * boxes + self.rules.banker_card_limit > self.rules.num_decks * 52:
+        if FIVE_CARDS * boxes + self.rules.banker_card_limit > self.rules.num_decks * CARDS_PER_DECK:
             raise ValueError(
                 f"num_players = {num_players}: {boxes} boxes of up to five cards and the banker's "
                 f"{self.rules.banker_card_limit} need more than the {self.rules.num_decks}-deck shoe holds; "
@@ -247,7 +247,7 @@ class Table:
     def _buy_range(self, hand: Hand) -> tuple[int, int]:
         """The chips a buy may add now, or an empty range (low > high)."""
         rules = self.rules
-        if not rules.buys_allowed or len(hand.cards) >= 5:
+        if not rules.buys_allowed or len(hand.cards) >= FIVE_CARDS:
             return 1, 0
         if rules.max_buys is not None and hand.buys >= rules.max_buys:
             return 1, 0
@@ -293,7 +293,7 @@ class Table:
         self._legal = None
         self.events = []
         if self.rules.shoe == "persistent":
-            for card in self._cards_of_deal():
+            for card in self.cards_of_deal():
                 self.seen_before_deal[card // 4] += 1
         self.hands = []
         self.banker_cards = []
@@ -410,7 +410,8 @@ class Table:
         hand = Hand(seat=seat, box=self.box, original_stake=amount, stake=amount)
         self.balances[seat] -= amount
         self.hands.append(hand)
-        self._log(EventKind.STAKE, seat=seat, hand=len(self.hands) - 1, amount=amount, src=seat, dst=TABLE)
+        self._log(EventKind.STAKE, seat=seat, hand=len(self.hands) - 1, amount=amount, src=seat,
+                  dst=TABLE_ACCOUNT)
         self.box += 1
         if self.box >= self.rules.max_boxes:
             self._next_staker()
@@ -433,7 +434,7 @@ class Table:
             hand.shoot_bet += amount
             self.balances[hand.seat] -= amount
             self._log(EventKind.SHOOT_BET, seat=hand.seat, hand=self.hands.index(hand), amount=amount,
-                      src=hand.seat, dst=TABLE, note=point or "")
+                      src=hand.seat, dst=TABLE_ACCOUNT, note=point or "")
 
     # ------------------------------------------------------------------ dealing
     def _draw(self) -> int:
@@ -487,14 +488,14 @@ class Table:
             hand.stake += action.amount
             self.balances[hand.seat] -= action.amount
             self._log(EventKind.STAKE, seat=hand.seat, hand=index, amount=action.amount, src=hand.seat,
-                      dst=TABLE, note="buy")
+                      dst=TABLE_ACCOUNT, note="buy")
             self._deal_to_hand(index, face_up=not self.rules.buy_face_down)
             self._after_card(hand, index)
         elif kind == ActionKind.DOUBLE:
             hand.doubled = True
             self.balances[hand.seat] -= hand.stake
             self._log(EventKind.STAKE, seat=hand.seat, hand=index, amount=hand.stake, src=hand.seat,
-                      dst=TABLE, note="double stakes")
+                      dst=TABLE_ACCOUNT, note="double stakes")
             hand.stake *= 2
         elif kind == ActionKind.SPLIT:
             self._split(hand, index)
@@ -508,27 +509,27 @@ class Table:
         self.balances[hand.seat] -= new.stake
         self.hands.insert(index + 1, new)
         self._log(EventKind.STAKE, seat=hand.seat, hand=index + 1, amount=new.stake, src=hand.seat,
-                  dst=TABLE, note="split")
+                  dst=TABLE_ACCOUNT, note="split")
         self._deal_to_hand(index, face_up=False)
         self._after_card(hand, index)
 
     def _after_card(self, hand: Hand, index: int) -> None:
         """Bust, Five Card Trick, Pontoon and forced stands after a punter hand receives a card."""
-        total, soft = best_total(hand.cards)
-        if total > 21:
+        hand_class, total = hand_rank(hand, self.rules)
+        if hand_class == HandClass.BUST:
             self._reveal_hand(hand, index)
             self._log(EventKind.BUST, seat=hand.seat, hand=index, amount=total)
             self._settle_hand(hand, index, Outcome.LOSE, 1)
             return
-        if len(hand.cards) >= FIVE_CARDS:
+        if hand_class == HandClass.FIVE_CARD_TRICK:  # a punter hand stops at five cards
             hand.done = True
             self._reveal_hand(hand, index)
             self._log(EventKind.FIVE_CARD_TRICK, seat=hand.seat, hand=index, amount=total)
-        elif len(hand.cards) == 2 and hand_rank(hand, self.rules).hand_class == HandClass.PONTOON:
+        elif hand_class == HandClass.PONTOON:
             hand.done = True
             hand.face_up[:] = [True] * len(hand.cards)
             self._log(EventKind.PONTOON, seat=hand.seat, hand=index)
-        elif total == 21 and not self.rules.may_draw_on(total, soft):
+        elif hand_class == HandClass.TWENTY_ONE and not self.rules.may_draw_on(*best_total(hand.cards)):
             hand.done = True
 
     def _reveal_hand(self, hand: Hand, index: int) -> None:
@@ -539,17 +540,7 @@ class Table:
 
     # ------------------------------------------------------------------ the banker
     def _banker_done_drawing(self) -> bool:
-        total, soft = best_total(self.banker_cards)
-        rules = self.rules
-        if total > 21 or (len(self.banker_cards) >= FIVE_CARDS and rules.banker_stops_at_five):
-            return True
-        if rules.banker_play == "dealer":
-            if total > rules.dealer_stands_on:
-                return True
-            if total == rules.dealer_stands_on:
-                return not (soft and rules.dealer_hits_soft_17 and total == 17)
-            return False
-        return not rules.may_draw_on(total, soft)
+        return self.rules.banker_done_drawing(*best_total(self.banker_cards), len(self.banker_cards))
 
     def _reveal_banker(self) -> None:
         if not self.banker_revealed:
@@ -564,9 +555,9 @@ class Table:
         if amount <= 0:
             return
         for account, sign in ((src, -1), (dst, 1)):
-            if account == SHOOT:
+            if account == SHOOT_ACCOUNT:
                 self.shoot += sign * amount
-            elif account == RESERVE:
+            elif account == RESERVE_ACCOUNT:
                 self.reserve += sign * amount
             elif account >= 0:
                 self.balances[account] += sign * amount
@@ -582,8 +573,8 @@ class Table:
             self._move(excess, src, self.banker, seat, hand, note + " (over the bank limit)")
             amount -= excess
         reserved = amount * rules.reserved_shoot_percent // 100
-        self._move(reserved, src, RESERVE, seat, hand, note + " (reserve)")
-        self._move(amount - reserved, src, SHOOT, seat, hand, note)
+        self._move(reserved, src, RESERVE_ACCOUNT, seat, hand, note + " (reserve)")
+        self._move(amount - reserved, src, SHOOT_ACCOUNT, seat, hand, note)
 
     def _post_shoot(self, seat: int) -> None:
         self._log(EventKind.POST_SHOOT, seat=seat, amount=self.rules.initial_shoot)
@@ -595,22 +586,22 @@ class Table:
         seat, banker = hand.seat, self.banker
         stake, bet = hand.stake, hand.shoot_bet
         if outcome == Outcome.WIN:
-            self._move(stake, TABLE, seat, seat, index, "stake returned")
+            self._move(stake, TABLE_ACCOUNT, seat, seat, index, "stake returned")
             self._move(multiple * stake, banker, seat, seat, index, "banker pays")
-            self._move(bet, TABLE, seat, seat, index, "Shoot bet returned")
-            self._move(bet, SHOOT, seat, seat, index, "Shoot pays")
+            self._move(bet, TABLE_ACCOUNT, seat, seat, index, "Shoot bet returned")
+            self._move(bet, SHOOT_ACCOUNT, seat, seat, index, "Shoot pays")
             hand.won_from_shoot = bet
         elif outcome == Outcome.PUSH:
-            self._move(stake, TABLE, seat, seat, index, "stake returned (tie)")
-            self._move(bet, TABLE, seat, seat, index, "Shoot bet returned (tie)")
+            self._move(stake, TABLE_ACCOUNT, seat, seat, index, "stake returned (tie)")
+            self._move(bet, TABLE_ACCOUNT, seat, seat, index, "Shoot bet returned (tie)")
         else:
             progressive = min(self.rules.progressive_shoot_chips, stake)
-            self._move(stake - progressive, TABLE, banker, seat, index, "stake lost")
+            self._move(stake - progressive, TABLE_ACCOUNT, banker, seat, index, "stake lost")
             if progressive:
-                self._add_to_shoot(progressive, TABLE, seat, index, "progressive Shoot")
+                self._add_to_shoot(progressive, TABLE_ACCOUNT, seat, index, "progressive Shoot")
             self._move((multiple - 1) * stake, seat, banker, seat, index, "pays the banker's Pontoon")
             if bet:
-                self._add_to_shoot(bet, TABLE, seat, index, "Shoot bet lost")
+                self._add_to_shoot(bet, TABLE_ACCOUNT, seat, index, "Shoot bet lost")
         net = {Outcome.WIN: multiple * stake + bet, Outcome.PUSH: 0}.get(outcome, -multiple * stake - bet)
         hand.result = net
         hand.settled = True
@@ -663,19 +654,19 @@ class Table:
         if not self.reserve:
             return
         if not winners:  # cannot happen through play; keep chips with the banker who posted them
-            self._move(self.reserve, RESERVE, self.banker, self.banker, None, "reserve returned")
+            self._move(self.reserve, RESERVE_ACCOUNT, self.banker, self.banker, None, "reserve returned")
             return
         jackpot = self.reserve
         shares = [jackpot * h.won_from_shoot // total for _, h in winners]
         shares[0] += jackpot - sum(shares)
         for (i, hand), share in zip(winners, shares):
-            self._move(share, RESERVE, hand.seat, hand.seat, i, "reserve jackpot")
+            self._move(share, RESERVE_ACCOUNT, hand.seat, hand.seat, i, "reserve jackpot")
 
     def _sell_bank(self) -> None:
         seller = self.banker
         buyer = (seller + 1) % self.num_players
-        self._move(self.shoot, SHOOT, seller, seller, None, "seller takes back the Shoot")
-        self._move(self.reserve, RESERVE, seller, seller, None, "seller takes back the reserve")
+        self._move(self.shoot, SHOOT_ACCOUNT, seller, seller, None, "seller takes back the Shoot")
+        self._move(self.reserve, RESERVE_ACCOUNT, seller, seller, None, "seller takes back the reserve")
         self._move(self.rules.bank_sale_price, buyer, seller, buyer, None, "price of the bank")
         self.banker = buyer
         self._log(EventKind.BANK_SALE, seat=buyer, amount=self.rules.bank_sale_price, src=seller, dst=buyer)
@@ -761,7 +752,7 @@ class Table:
             hand.face_up[:] = [True, True]
             self._log(EventKind.PONTOON, seat=hand.seat, hand=self.cursor)
 
-    def _cards_of_deal(self) -> list[int]:
+    def cards_of_deal(self) -> list[int]:
         """Cards this deal took out of the current stock (not those a restock put back)."""
         return [c for h in self.hands if not h.reshuffled for c in h.cards] + self.banker_cards
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..engine.table import Phase
 from ..rules import Rules
+from ..seat.config import BANKER
 from ..strategies import StandOnBanker, Strategy
-from .action_table import banker_action_table
-from .arguments import check_players, check_rules, check_strategies
-from .base import AGENT, AUTO, NEXT_DEAL, OVER, PontoonSeatEnv
+from ..seat.action_table import banker_action_table
+from ..seat.arguments import check_players, check_rules, check_strategies
+from .base import PontoonSeatEnv
 
 
 class ShootPontoonBankerEnv(PontoonSeatEnv):
@@ -92,23 +92,8 @@ class ShootPontoonBankerEnv(PontoonSeatEnv):
         num_players = check_players(num_players)
         players = [StandOnBanker()] + check_strategies("punters", punters, num_players - 1)
         super().__init__(
-            rules, num_players, 0, players, banker_action_table(),
+            rules, num_players, 0, BANKER, players, banker_action_table(),
             deals_per_episode=deals_per_episode, illegal_action_penalty=illegal_action_penalty,
             strict=strict, starting_chips=starting_chips, render_mode=render_mode,
             engine=engine, punters_argument=punters,
         )
-
-    def _status(self) -> int:
-        table = self.table
-        if self._acknowledge:
-            return AGENT
-        if table.phase == Phase.DEAL_OVER:
-            if not self._decided:
-                self._acknowledge = True
-                return AGENT
-            if table.banker != self.seat or self._deals >= self.deals_per_episode:
-                return OVER
-            return NEXT_DEAL
-        if table.to_act == self.seat and table.banker == self.seat:
-            return AGENT
-        return AUTO

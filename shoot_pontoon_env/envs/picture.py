@@ -21,7 +21,8 @@ from ..cards import RANKS, best_total, card_code
 from ..engine.view import HandView
 
 if TYPE_CHECKING:
-    from .base import PontoonSeatEnv
+    from ..seat.action_table import ActionTable
+    from .window import SeatWindow
 
 WIDTH, HEIGHT = 960, 540
 KEYS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -115,60 +116,60 @@ def _seat_panel(draw: Any, box: tuple[int, int, int, int], title: str, own: bool
         draw.text((x0 + 8, y), f"+{len(hands) - len(shown)} more hands", fill=DIM, font=_font(13))
 
 
-def _footer_lines(env: PontoonSeatEnv) -> list[str]:
-    if env.episode_over:
+def _footer_lines(window: SeatWindow) -> list[str]:
+    if window.episode_over:
         lines = ["the episode is over"]
     else:
-        legal = np.flatnonzero(env.action_masks())
-        labels = env.action_table.labels
+        legal = np.flatnonzero(window.mask)
+        labels = window.action_table.labels
         lines = ["your move:  " + "   ".join(
             f"[{KEYS[i]}] {labels[i]}" if i < len(KEYS) else labels[i] for i in legal)]
-    if env.last_message:
-        lines.append(env.last_message)
+    if window.last_message:
+        lines.append(window.last_message)
     return lines
 
 
-def render_rgb(env: PontoonSeatEnv) -> np.ndarray:
+def render_rgb(window: SeatWindow) -> np.ndarray:
     """The picture as a ``(HEIGHT, WIDTH, 3)`` uint8 array."""
     image_module, draw_module = _pillow()
-    table, view, me = env.table, env.view, env.seat
+    view, me = window.view, window.seat
     image = image_module.new("RGB", (WIDTH, HEIGHT), FELT)
     draw = draw_module.Draw(image)
-    role = "banker" if table.banker == me else "punter"
-    draw.text((MARGIN, 8), f"Pontoon ({table.rules.name})   deal {env.deals_played} of "
-              f"{env.deals_per_episode}   you are seat {me} ({role})", fill=TEXT, font=_font(16))
-    if table.rules.shoot:
-        shoot = f"Shoot {table.shoot}   reserve {table.reserve}   room for bets {table.shoot_capacity}"
+    banker = view.banker
+    role = "banker" if banker == me else "punter"
+    draw.text((MARGIN, 8), f"Pontoon ({window.rules.name})   deal {window.deals_played} of "
+              f"{window.deals_per_episode}   you are seat {me} ({role})", fill=TEXT, font=_font(16))
+    if window.rules.shoot:
+        shoot = f"Shoot {view.shoot}   reserve {view.reserve}   room for bets {view.shoot_capacity}"
         draw.text((WIDTH - MARGIN - draw.textlength(shoot, font=_font(15)), 9), shoot, fill=GOLD,
                   font=_font(15))
 
-    banker = table.banker
     total = f" ({best_total(view.banker_cards)[0]})" if view.banker_cards else ""
     box = (MARGIN, HEADER_H, WIDTH - MARGIN, HEADER_H + BANKER_H - 6)
     draw.rounded_rectangle(box, radius=8, fill=OWN_PANEL if banker == me else PANEL,
                            outline=GOLD if banker == me else (60, 130, 90), width=2 if banker == me else 1)
-    turn = "   <- to act" if table.to_act == banker and not env.episode_over else ""
+    turn = "   <- to act" if window.to_act == banker and not window.episode_over else ""
     draw.text((MARGIN + 8, HEADER_H + 5), f"seat {banker}{' (you)' if banker == me else ''}: banker, "
-              f"chips {table.balances[banker]}{total}{turn}", fill=TEXT, font=_font(14))
+              f"chips {window.balances[banker]}{total}{turn}", fill=TEXT, font=_font(14))
     _draw_cards(draw, MARGIN + 8, HEADER_H + 26, view.banker_cards, view.banker_hidden)
 
-    punters = [s for s in range(table.num_players) if s != banker]
+    punters = [s for s in range(view.num_players) if s != banker]
     rows = math.ceil(len(punters) / COLUMNS)
     top, bottom = HEADER_H + BANKER_H, HEIGHT - FOOTER_H
     width, height = (WIDTH - 2 * MARGIN) // COLUMNS, (bottom - top) // rows
     for place, seat in enumerate(punters):
         x, y = MARGIN + (place % COLUMNS) * width, top + (place // COLUMNS) * height
         hands = [(i, h) for i, h in enumerate(view.hands) if h.seat == seat]
-        turn = "   <- to act" if table.to_act == seat and not env.episode_over else ""
-        title = f"seat {seat}{' (you)' if seat == me else ''}: chips {table.balances[seat]}{turn}"
+        turn = "   <- to act" if window.to_act == seat and not window.episode_over else ""
+        title = f"seat {seat}{' (you)' if seat == me else ''}: chips {window.balances[seat]}{turn}"
         _seat_panel(draw, (x + 2, y + 2, x + width - 4, y + height - 4), title, seat == me, hands,
                     view.current)
 
-    for row, line in enumerate(_footer_lines(env)):
+    for row, line in enumerate(_footer_lines(window)):
         draw.text((MARGIN, bottom + 6 + 24 * row), line[:150], fill=TEXT if row == 0 else GOLD, font=_font(15))
     return np.asarray(image, dtype=np.uint8)
 
 
-def keys_to_action(env: PontoonSeatEnv) -> dict[tuple[str], int]:
+def keys_to_action(action_table: ActionTable) -> dict[tuple[str], int]:
     """``gymnasium.utils.play``'s key map: the key ``KEYS[i]`` plays action index ``i``."""
-    return {(KEYS[i],): i for i in range(min(len(env.action_table), len(KEYS)))}
+    return {(KEYS[i],): i for i in range(min(len(action_table), len(KEYS)))}

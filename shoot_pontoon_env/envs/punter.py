@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..engine.table import Phase
 from ..rules import Rules
+from ..seat.config import PUNTER
 from ..strategies import Strategy
-from .action_table import punter_action_table
-from .arguments import check_int, check_players, check_rules, check_strategies, check_strategy
-from .base import AGENT, AUTO, NEXT_DEAL, OVER, SETTLED_PHASES, PontoonSeatEnv
+from ..seat.action_table import punter_action_table
+from ..seat.arguments import check_int, check_players, check_rules, check_strategies, check_strategy
+from .base import PontoonSeatEnv
 
 
 class ShootPontoonEnv(PontoonSeatEnv):
@@ -46,10 +46,13 @@ class ShootPontoonEnv(PontoonSeatEnv):
     the action that follows), so no mask is empty.
 
     ## Observation Space
-    ``Box(float32)`` of :func:`shoot_pontoon_env.envs.encoding.observation_size` values: the encoded
-    SeatView of the agent's seat (see :mod:`shoot_pontoon_env.envs.encoding` and
-    ``docs/ENVIRONMENTS.md`` for the index table). Hidden cards never appear; the count of cards
-    seen since the last shuffle is included for persistent shoes.
+    ``observation="flat"`` (default): ``Box(float32)`` of
+    :func:`shoot_pontoon_env.envs.encoding.observation_size` values, the encoded SeatView of the agent's
+    seat (see :mod:`shoot_pontoon_env.envs.encoding` and ``docs/ENVIRONMENTS.md`` for the index table).
+    ``observation="compact"``: ``Box(0, 1, (COMPACT_SIZE,), float32)``, the decision-relevant features
+    of that row that training uses (:mod:`shoot_pontoon_env.envs.features`), written by the engine
+    itself. Hidden cards never appear; the count of cards seen since the last shuffle is included for
+    persistent shoes.
 
     ## Rewards
     The change of the agent seat's chips (``Table.wealth``: balance plus chips on the table, plus Shoot
@@ -91,12 +94,14 @@ class ShootPontoonEnv(PontoonSeatEnv):
     - ``starting_chips``: each seat's chips at the start (default 1000).
     - ``render_mode``: ``None``, ``"ansi"`` (render returns text), ``"human"`` (prints it) or
       ``"rgb_array"`` (a picture of the table, drawn with Pillow: the ``render`` extra).
+    - ``observation``: ``"flat"`` (default) or ``"compact"`` (see Observation Space; in the spec, so
+      ``gym.make(env.spec)`` rebuilds it).
     - ``engine``: ``"auto"`` (default), ``"batched"`` or ``"table"``: what plays the episodes. The batched
       engine at one table (the kernel of ``gym.make_vec``; about 6x the Table's speed) or the Table (the
-      readable reference, with its event log and pictures). ``"auto"`` takes the batched engine unless
-      a ``render_mode`` is set, a table player is a Python Strategy it cannot play, or chip counts
-      could pass its int32 limit; a stacked reset plays on the Table (``engine_in_use`` says which).
-      The same game on both (``tests/vector``); the same seed deals other cards.
+      readable reference, with its event log). ``"auto"`` takes the batched engine unless a table
+      player is a Python Strategy it cannot play, or chip counts could pass its int32 limit; a stacked
+      reset plays on the Table (``engine_in_use`` says which). The same game and the same pictures on
+      both (``tests/vector``); the same seed deals other cards.
 
     ## Version History
     - v0: initial version (package 0.1).
@@ -106,6 +111,8 @@ class ShootPontoonEnv(PontoonSeatEnv):
     - v0, package 0.3: ``engine`` (default ``"auto"``): episodes run on the batched engine, the same
       game with a different shuffle, so a seed deals other cards than in 0.2 (``engine="table"``
       replays 0.2's episodes); ``render()`` needs a ``render_mode`` (0.2 returned text without one).
+    - v0, package 0.4: a ``render_mode`` no longer moves the env to the Table (the same engine and
+      cards with or without one); ``observation="compact"``.
     """
 
     def __init__(
@@ -125,6 +132,7 @@ class ShootPontoonEnv(PontoonSeatEnv):
         starting_chips: int = 1000,
         render_mode: str | None = None,
         engine: str = "auto",
+        observation: str = "flat",
     ) -> None:
         rules = check_rules(rules)
         num_players = check_players(num_players)
@@ -134,24 +142,14 @@ class ShootPontoonEnv(PontoonSeatEnv):
         for s in range(1, num_players):
             players.append(check_strategy("agent_banker", agent_banker) if s == seat else others.pop(0))
         super().__init__(
-            rules, num_players, seat, players,
+            rules, num_players, seat, PUNTER, players,
             punter_action_table(rules, stake_levels, shoot_bet_levels, buy_levels),
             deals_per_episode=deals_per_episode, illegal_action_penalty=illegal_action_penalty,
             strict=strict, starting_chips=starting_chips, render_mode=render_mode,
-            engine=engine, punters_argument=punters,
+            engine=engine, punters_argument=punters, observation=observation,
         )
 
     @property
     def banker_strategy(self) -> Strategy:
         """The ``banker`` argument's strategy: seat 0, the banker until the bank passes."""
         return self.players[0]
-
-    def _status(self) -> int:
-        table = self.table
-        if table.phase in SETTLED_PHASES:
-            if self._deals >= self.deals_per_episode:
-                return OVER
-            return NEXT_DEAL if table.phase == Phase.DEAL_OVER else AUTO
-        if table.to_act == self.seat and table.banker != self.seat:
-            return AGENT
-        return AUTO

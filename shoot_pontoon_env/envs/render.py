@@ -7,16 +7,12 @@ numbers and changes nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from ..cards import best_total, card_code
 from ..engine.events import Event, EventKind, account_name
 from ..engine.view import HandView
-
-if TYPE_CHECKING:
-    from .base import PontoonSeatEnv
+from .window import SeatWindow
 
 
 def _cards(cards: tuple[int, ...], hidden: int) -> str:
@@ -72,31 +68,34 @@ def event_line(event: Event, viewer: int) -> str:
     return texts.get(kind, f"{kind.value} {event}")
 
 
-def render_text(env: PontoonSeatEnv) -> str:
-    table, view, me = env.table, env.view, env.seat
-    rules = table.rules
-    role = "banker" if table.banker == me else "punter"
+def render_text(window: SeatWindow) -> str:
+    view, me = window.view, window.seat
+    rules = window.rules
+    role = "banker" if view.banker == me else "punter"
     lines = [
-        f"Pontoon ({rules.name}) - deal {env.deals_played} of {env.deals_per_episode} this episode - "
+        f"Pontoon ({rules.name}) - deal {window.deals_played} of {window.deals_per_episode} this episode - "
         f"you are seat {me} ({role})",
     ]
     if rules.shoot:
-        lines.append(f"Shoot {table.shoot}   reserve {table.reserve}   "
-                     f"room for Shoot bets {table.shoot_capacity}")
-    for seat in range(table.num_players):
-        tag = ("you, " if seat == me else "") + ("banker" if seat == table.banker else "punter")
-        head = f"seat {seat} ({tag}, chips {table.balances[seat]})"
-        if seat == table.banker:
+        lines.append(f"Shoot {view.shoot}   reserve {view.reserve}   "
+                     f"room for Shoot bets {view.shoot_capacity}")
+    for seat in range(view.num_players):
+        tag = ("you, " if seat == me else "") + ("banker" if seat == view.banker else "punter")
+        head = f"seat {seat} ({tag}, chips {window.balances[seat]})"
+        if seat == view.banker:
             lines.append(f"{head}: {_cards(view.banker_cards, view.banker_hidden)}"
                          + (f" ({best_total(view.banker_cards)[0]})" if view.banker_cards else ""))
             continue
         hands = [(i, h) for i, h in enumerate(view.hands) if h.seat == seat]
         lines.append(head + ("" if hands else ": no hand"))
         lines += [f"    {_hand_line(i, h, i == view.current)}" for i, h in hands]
-    if env.episode_over:
+    if window.episode_over:
         lines.append("the episode is over: call reset()")
     else:
-        lines.append(f"your legal actions: {env.action_table.describe(np.flatnonzero(env.action_masks()))}")
-    lines.append("log of this deal:")
-    lines += [f"  {event_line(e, me)}" for e in table.events]
+        lines.append(f"your legal actions: {window.action_table.describe(np.flatnonzero(window.mask))}")
+    if window.events is None:
+        lines.append("(the batched engine keeps no log of the deal: engine='table' has one)")
+    else:
+        lines.append("log of this deal:")
+        lines += [f"  {event_line(e, me)}" for e in window.events]
     return "\n".join(lines)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -15,12 +14,14 @@ from pettingzoo import AECEnv
 from ..actions import IllegalActionError
 from ..engine.table import Phase, Table
 from ..engine.view import SeatView, seat_view
-from ..envs.action_table import ActionEntry, ActionTable, banker_action_table, punter_action_table
-from ..envs.arguments import (check_bool, check_deals_per_episode, check_int, check_penalty, check_players,
+from ..seat.action_table import ActionEntry, ActionTable, banker_action_table, punter_action_table
+from ..seat.arguments import (check_bool, check_deals_per_episode, check_int, check_penalty, check_players,
                               check_render_mode, check_rules, check_starting_chips)
-from ..envs.base import RESET_OPTIONS, PontoonSeatEnv
-from ..envs.encoding import ObservationEncoder
+from ..envs.base import RESET_OPTIONS, action_index, illegal_message, stacked_option
+from ..seat.encoding import ObservationEncoder
 from ..envs.render import render_text
+from ..envs.window import SeatWindow
+from ..seat.table_episode import carry_shoe, child_rng
 from ..rules import Rules
 
 
@@ -40,24 +41,6 @@ def seat_action_table(
 
 def agent_name(seat: int) -> str:
     return f"seat_{seat}"
-
-
-@dataclass
-class _SeatWindow:
-    """What the single-seat envs' pictures (``render_text``, ``render_rgb``) read: one seat's window."""
-
-    table: Table
-    view: SeatView
-    seat: int
-    deals_played: int
-    deals_per_episode: int
-    action_table: ActionTable
-    mask: np.ndarray
-    episode_over: bool
-    last_message: str = ""
-
-    def action_masks(self) -> np.ndarray:
-        return self.mask
 
 
 class ShootPontoonAECEnv(AECEnv):
@@ -183,14 +166,14 @@ class ShootPontoonAECEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
-        stacked = PontoonSeatEnv._stacked_option(self._known_options(options))
+        stacked = stacked_option(self._known_options(options))
         banker = (int(self._np_random.integers(self.num_players)) if self.first_banker == "random"
                   else self.first_banker)
         previous = self.table
-        self.table = Table(self.rules, self.num_players, rng=self._child_rng(),
+        self.table = Table(self.rules, self.num_players, rng=child_rng(self._np_random),
                            starting_chips=self.starting_chips, banker=banker)
         if previous is not None and seed is None and stacked is None and not self._stacked_episode:
-            PontoonSeatEnv._carry_shoe(previous, self.table)
+            carry_shoe(previous, self.table)
         self._stacked_episode = stacked is not None
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -223,14 +206,13 @@ class ShootPontoonAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        index = self._index(action)
+        index = action_index(action, len(self.action_table))
         seat = self.seat_of[agent]
         view = seat_view(self.table, seat)
         mask = self.action_table.mask(view)
         illegal = not mask[index]
         if illegal:
-            message = (f"{agent}: illegal action {index} ({self.action_table.entries[index].label}); legal "
-                       f"were {self.action_table.describe(np.flatnonzero(mask))}")
+            message = f"{agent}: {illegal_message(self.action_table, index, mask)}"
             if self.strict:
                 raise IllegalActionError(f"index {index} ({self.action_table.entries[index].label})", view.legal,
                                          message)
@@ -264,13 +246,14 @@ class ShootPontoonAECEnv(AECEnv):
         seat = self.seat_of[self.agent_selection]
         view = seat_view(self.table, seat)
         over = not self.agents or self.terminations[self.agent_selection] or self.truncations[self.agent_selection]
-        window = _SeatWindow(self.table, view, seat, self._deals, self.deals_per_episode, self.action_table,
-                             self.action_table.mask(view), over)
+        table = self.table
+        window = SeatWindow(self.rules, seat, view, tuple(table.balances), table.to_act, list(table.events),
+                            self._deals, self.deals_per_episode, self.action_table, self.action_table.mask(view), over)
         if self.render_mode == "rgb_array":
             from ..envs.picture import render_rgb
 
-            return render_rgb(window)  # type: ignore[arg-type]  (reads the same attributes as a seat env)
-        text = render_text(window)  # type: ignore[arg-type]
+            return render_rgb(window)
+        text = render_text(window)
         if self.render_mode == "human":
             print(text)
             return None
@@ -280,10 +263,6 @@ class ShootPontoonAECEnv(AECEnv):
         pass
 
     # ------------------------------------------------------------------ the table
-    def _child_rng(self) -> np.random.Generator:
-        """A Generator derived from the env's seeded one: the table's only source of randomness."""
-        return np.random.default_rng(int(self._np_random.integers(0, 2**63 - 1)))
-
     def _start_deal(self, stacked: str | list[int] | None = None) -> None:
         self.table.start_deal(stacked=stacked)
         self._deals += 1
@@ -318,13 +297,6 @@ class ShootPontoonAECEnv(AECEnv):
             warnings.warn(f"reset options {unknown} are ignored: this env knows only {list(RESET_OPTIONS)}",
                           stacklevel=3)
         return {k: v for k, v in options.items() if k in RESET_OPTIONS}
-
-    def _index(self, action: Any) -> int:
-        value = action.item() if isinstance(action, np.ndarray) and action.size == 1 else action
-        n = len(self.action_table)
-        if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) and 0 <= value < n:
-            return int(value)
-        raise ValueError(f"action {action!r} is not in the action space Discrete({n})")
 
     # ------------------------------------------------------------------ for tests and tools
     def seat_view(self, agent: str) -> SeatView:

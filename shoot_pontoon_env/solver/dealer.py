@@ -15,12 +15,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..actions import Action, ActionKind, LegalMove
+from ..cards import CARDS_PER_DECK, HandClass, best_total, is_pontoon_pair
+from ..engine.settlement import banker_rank
 from ..engine.table import Phase
 from ..engine.view import SeatView
 from ..rules import Rules
 from ..strategies import DealerRulesBanker, StandOnBanker, Strategy
 from .deck import Deck
-from .space import ACE, MAX_CARDS, NUM_VALUES, TEN
+from .space import NUM_VALUES
 
 # Outcome indices (banker) and hand-class indices (punter) share one numbering.
 BUST = 0
@@ -29,29 +31,33 @@ TWENTY_ONE = 21
 FIVE_CARD_TRICK = 22
 PONTOON = 23
 NUM_OUTCOMES = 24
+_INDEX_OF_CLASS = {HandClass.BUST: BUST, HandClass.TWENTY_ONE: TWENTY_ONE,
+                   HandClass.FIVE_CARD_TRICK: FIVE_CARD_TRICK, HandClass.PONTOON: PONTOON}
 
 
-def _best(values: tuple[int, ...]) -> tuple[int, bool, int]:
-    hard = sum(v + 1 for v in values)
-    soft = ACE in values and hard + 10 <= 21
-    return (hard + 10 if soft else hard), soft, hard
-
-
-def banker_outcome(values: tuple[int, ...], rules: Rules) -> int:
-    """Outcome index of a finished banker hand (value indices), as ``settlement.banker_rank``."""
-    total, _, _ = _best(values)
-    if total > 21:
-        return BUST
-    if len(values) == 2 and sorted(values) == [ACE, TEN]:
-        return PONTOON
-    if rules.banker_five_cards == "trick" and len(values) >= MAX_CARDS:
-        return FIVE_CARD_TRICK
-    return TWENTY_ONE if total == 21 else total
+def outcome_index(hand_class: HandClass, total: int) -> int:
+    """The index of a hand's class (``cards.hand_class``): a plain total's index is its total."""
+    return total if hand_class == HandClass.TOTAL else _INDEX_OF_CLASS[hand_class]
 
 
 def _card_of_value(value_index: int) -> int:
     """A card int of the given value (suit clubs; ten-value as the ten)."""
     return value_index * 4
+
+
+def _cards(values: tuple[int, ...]) -> list[int]:
+    """Cards of the given value indices, for ``cards.py``'s valuation."""
+    return [_card_of_value(v) for v in values]
+
+
+def _best(values: tuple[int, ...]) -> tuple[int, bool]:
+    """``cards.best_total`` of a hand of value indices: (best total, soft)."""
+    return best_total(_cards(values))
+
+
+def banker_outcome(values: tuple[int, ...], rules: Rules) -> int:
+    """Outcome index of a finished banker hand (value indices): ``settlement.banker_rank``'s class."""
+    return outcome_index(*banker_rank(_cards(values), rules))
 
 
 @dataclass
@@ -70,18 +76,10 @@ class BankerRule:
 
 
 def engine_done(values: tuple[int, ...], rules: Rules) -> bool:
-    """The engine stops the banker without asking: bust, five cards (unless it draws on), or (free
-    banker) a 21 that may not draw; the casino dealer's fixed rule is in :func:`dealer_rule`."""
-    total, soft, _ = _best(values)
-    if total > 21 or (len(values) >= MAX_CARDS and rules.banker_stops_at_five):
-        return True
-    if rules.banker_play == "dealer":
-        if total > rules.dealer_stands_on:
-            return True
-        if total == rules.dealer_stands_on:
-            return not (soft and rules.dealer_hits_soft_17 and total == 17)
-        return False
-    return not rules.may_draw_on(total, soft)
+    """The engine stops the banker without asking: bust, five cards (unless it draws on), the casino
+    dealer's fixed rule, or (free banker) a 21 that may not draw: ``Rules.banker_done_drawing``, which
+    ``Table`` applies too (a dealer draws on every other hand, :func:`dealer_rule`)."""
+    return rules.banker_done_drawing(*_best(values), len(values))
 
 
 def dealer_rule(rules: Rules) -> BankerRule:
@@ -98,7 +96,8 @@ def _banker_view(rules: Rules, cards: tuple[int, ...], legal: tuple[LegalMove, .
         "seat": 0, "is_banker": True, "banker": 0, "rules": rules, "phase": Phase.BANKER, "legal": legal,
         "shoot": 0, "shoot_capacity": 0, "reserve": 0, "shoot_bet_point": None, "current": None,
         "hands": (), "banker_cards": cards, "banker_hidden": 0,
-        "seen_counts": np.zeros(13, dtype=np.int64), "shoe_size": 52 * rules.num_decks, "balance": 0,
+        "seen_counts": np.zeros(13, dtype=np.int64), "shoe_size": CARDS_PER_DECK * rules.num_decks,
+        "balance": 0,
         "num_players": 2,
     }
     names = set(SeatView._fields)
@@ -130,7 +129,7 @@ def strategy_rule(strategy: Strategy, rules: Rules) -> BankerRule:
             "punters' hands or play at random (set own_cards_only = True on a strategy class that does not)")
 
     def draws(values: tuple[int, ...]) -> bool:
-        total, soft, _ = _best(values)
+        total, soft = _best(values)
         legal = [LegalMove(ActionKind.STICK)]
         if rules.may_draw_on(total, soft):
             legal.append(LegalMove(ActionKind.TWIST))
@@ -177,7 +176,7 @@ def dealer_paths(rule: BankerRule, rules: Rules, up: int | None) -> DealerPaths:
 
     def walk(values: tuple[int, ...]) -> None:
         if len(values) >= 2:
-            if rules.banker_peek and len(values) == 2 and sorted(values) == [ACE, TEN]:
+            if rules.banker_peek and len(values) == 2 and is_pontoon_pair(_cards(values)):
                 return
             if engine_done(values, rules) or not rule.wants_card(values):
                 unseen = values[1:] if up is not None else values

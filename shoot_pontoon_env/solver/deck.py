@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .space import ACE, MAX_CARDS, NUM_VALUES, TEN
+from ..cards import FIVE_CARDS
+from .space import ACE, NUM_VALUES, TEN
 
 NEG = -1e30
 """Stands for log(0): finite, so that 0 * NEG is 0 inside matrix products."""
@@ -71,7 +72,7 @@ class Deck:
             bp = np.zeros_like(total)
         return 1.0 - bp
 
-    def log_factors(self, removed: np.ndarray, depth: int = MAX_CARDS) -> tuple[np.ndarray, np.ndarray]:
+    def log_factors(self, removed: np.ndarray, depth: int = FIVE_CARDS) -> tuple[np.ndarray, np.ndarray]:
         """For rows of ``removed`` (M, 10): ``L`` (M, 10, depth) with ``L[m, v, j-1]`` the log
         of the chance factor of drawing ``j`` cards of value ``v`` (``log ff(n_v, j)``, or
         ``j log p_v``), and ``den`` (M, depth) with the log of ``ff(N, k)`` (zeros when

@@ -13,11 +13,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..cards import FIVE_CARDS
 from ..rules import Rules
 from .dealer import NUM_OUTCOMES, PONTOON, BankerRule, dealer_paths, outcome_probs
 from .deck import Deck
 from .payoff import SPECIAL_PONTOON, payoff_matrices, punter_class
-from .space import BUY_BASE, DOUBLE, LEVELS, MAX_CARDS, NUM_VALUES, STICK, TWIST, Flags
+from .space import BUY_BASE, DOUBLE, LEVELS, NUM_VALUES, STICK, TWIST, Flags
 
 NO_ACTION = -1
 
@@ -77,7 +78,7 @@ def build_static(rules: Rules, deck: Deck, rule: BankerRule, contexts: list[Cont
         if rules.banker_peek:
             for up, rows in groups.items():
                 nb[rows] = deck.no_pontoon(removed[rows], up)
-                if lv.size < MAX_CARDS:
+                if lv.size < FIVE_CARDS:
                     extra = removed[rows][:, :, None, :] + np.eye(NUM_VALUES)[None, None, :, :]
                     bust[rows] = deck.no_pontoon(extra, up)
         no_bp.append(nb)
@@ -85,10 +86,12 @@ def build_static(rules: Rules, deck: Deck, rule: BankerRule, contexts: list[Cont
         g = np.zeros((ncx, lv.n))
         h = np.zeros((ncx, lv.n))
         if lv.size >= 2:
+            classes = {counts: np.array([punter_class(int(t), lv.size, bool(p and counts))
+                                         for t, p in zip(lv.total, lv.pontoon)])
+                       for counts in (False, True)}  # by whether a Pontoon counts in the context
             for i, ctx in enumerate(contexts):
                 gm, hm = pay[ctx.from_split]
-                cls = np.array([punter_class(int(t), lv.size, bool(p and pontoon_ctx[i]))
-                                for t, p in zip(lv.total, lv.pontoon)])
+                cls = classes[bool(pontoon_ctx[i])]
                 gcol, hcol = gm[cls].T, hm[cls].T
                 if special_share and pontoon_ctx[i]:
                     is_p = cls == PONTOON
@@ -99,7 +102,7 @@ def build_static(rules: Rules, deck: Deck, rule: BankerRule, contexts: list[Cont
         stand_g.append(g)
         stand_h.append(h)
         may_draw = rules.may_draw_on(lv.total, lv.soft)
-        term = (lv.size >= MAX_CARDS) | ~may_draw
+        term = (lv.size >= FIVE_CARDS) | ~may_draw
         auto.append(term[None, :] | (lv.pontoon[None, :] & pontoon_ctx[:, None]))
         stick.append(lv.total >= rules.stick_minimum)
         draw.append(may_draw)
@@ -152,13 +155,13 @@ def solve_hands(static: Static, flags: Flags, beta_stand: float = 0.0, beta_bust
     hands (the before-fourth-card betting point), solving only two cards and less."""
     beta_bust = beta_stand if beta_bust is None else beta_bust
     stake = flags.stake.astype(np.float64)
-    results: list[LevelResult | None] = [None] * MAX_CARDS
-    first = MAX_CARDS
+    results: list[LevelResult | None] = [None] * FIVE_CARDS
+    first = FIVE_CARDS
     if top is not None:
         results[2] = top
         first = 2
     for k in range(first, 1, -1):
-        results[k - 1] = _level(static, flags, k, results[k] if k < MAX_CARDS else None, stake,
+        results[k - 1] = _level(static, flags, k, results[k] if k < FIVE_CARDS else None, stake,
                                 beta_stand, beta_bust)
     nxt = results[1]
     assert nxt is not None

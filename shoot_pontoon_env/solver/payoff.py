@@ -1,8 +1,9 @@
 """Terminal payoffs: what a stood punter hand wins against each banker outcome.
 
-Written from the Rules alone (the solver does not call the engine), and tested against
-``engine.settlement.showdown`` on random hands. A payoff has two parts per unit: ``g``, the stake
-multiple won (negative when lost), and ``h``, the Shoot bet's result (+1 won, 0 push, -1 lost).
+Written from the Rules alone (the solver does not call the engine's settlement; hands are classed by
+``cards.hand_class``), and tested against ``engine.settlement.showdown`` on random hands. A payoff has
+two parts per unit: ``g``, the stake multiple won (negative when lost), and ``h``, the Shoot bet's
+result (+1 won, 0 push, -1 lost).
 """
 
 from __future__ import annotations
@@ -11,10 +12,9 @@ from itertools import product
 
 import numpy as np
 
-from ..cards import CARDS_PER_DECK, RANKS, SUITS
+from ..cards import CARDS_PER_DECK, RANKS, SUITS, hand_class
 from ..rules import Rules
-from .dealer import BUST, FIVE_CARD_TRICK, NUM_OUTCOMES, PONTOON, TWENTY_ONE
-from .space import MAX_CARDS
+from .dealer import BUST, FIVE_CARD_TRICK, NUM_OUTCOMES, PONTOON, TWENTY_ONE, outcome_index
 
 SPECIAL_PONTOON = NUM_OUTCOMES
 """Punter class index of a Pontoon made of one of ``rules.special_pontoons``."""
@@ -22,14 +22,9 @@ NUM_CLASSES = NUM_OUTCOMES + 1
 
 
 def punter_class(total: int, num_cards: int, pontoon: bool) -> int:
-    """Class index of a stood punter hand (``pontoon``: an ace and a ten that count as one)."""
-    if total > 21:
-        return BUST
-    if pontoon:
-        return PONTOON
-    if num_cards >= MAX_CARDS:
-        return FIVE_CARD_TRICK
-    return TWENTY_ONE if total == 21 else total
+    """Class index of a stood punter hand (``pontoon``: an ace and a ten that count as one), as
+    ``settlement.hand_rank`` classes it."""
+    return outcome_index(hand_class(total, num_cards, pontoon=pontoon, five_card_trick=True), total)
 
 
 def _key(cls: int) -> tuple[int, int]:

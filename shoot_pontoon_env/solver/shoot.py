@@ -29,7 +29,7 @@ from ..cards import value_of
 from ..engine.view import HandView, SeatView
 from .deck import Deck
 from .dp import LevelResult, solve_hands
-from .solve import Solution, node_index, peek_results, root_values, split_plan
+from .solution import Solution, node_index, peek_results, root_values, split_plan
 from .space import LEVELS, NUM_VALUES
 
 

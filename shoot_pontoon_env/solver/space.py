@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..cards import FIVE_CARDS
 from ..rules import Rules
 
 NUM_VALUES = 10
 ACE, TEN = 0, 9
-MAX_CARDS = 5
 VALUE_OF_INDEX = np.arange(1, NUM_VALUES + 1)
 
 # Action codes of the policy tables.
@@ -42,7 +42,8 @@ def action_letter(code: int) -> str:
 
 
 def best_of(hard: np.ndarray, has_ace: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Best totals and softness, as ``cards.best_total`` computes them."""
+    """Best totals and softness, as ``cards.best_total`` computes them: its vectorised copy for the
+    solver's hand tables (``tests/test_one_valuation.py`` holds the two equal)."""
     soft = has_ace & (hard + 10 <= 21)
     return np.where(soft, hard + 10, hard), soft
 
@@ -71,7 +72,7 @@ class Level:
 
 def _build_levels() -> tuple[Level, ...]:
     keys: list[list[tuple[int, ...]]] = [[], [tuple(int(v == i) for v in range(NUM_VALUES)) for i in range(NUM_VALUES)]]
-    for size in range(2, MAX_CARDS + 1):
+    for size in range(2, FIVE_CARDS + 1):
         seen: dict[tuple[int, ...], None] = {}
         for key in keys[size - 1]:
             hard = sum(c * (v + 1) for v, c in enumerate(key))
@@ -82,13 +83,13 @@ def _build_levels() -> tuple[Level, ...]:
                     seen.setdefault(tuple(new), None)
         keys.append(sorted(seen))
     levels = []
-    for size in range(1, MAX_CARDS + 1):
+    for size in range(1, FIVE_CARDS + 1):
         counts = np.array(keys[size], dtype=np.int64)
         hard = counts @ VALUE_OF_INDEX
         total, soft = best_of(hard, counts[:, ACE] > 0)
         index = {key: i for i, key in enumerate(keys[size])}
         child = np.full((len(counts), NUM_VALUES), -1, dtype=np.int64)
-        if size < MAX_CARDS:
+        if size < FIVE_CARDS:
             nxt = {key: i for i, key in enumerate(keys[size + 1])}
             for i, key in enumerate(keys[size]):
                 for v in range(NUM_VALUES):

@@ -11,10 +11,11 @@ from math import factorial
 
 import numpy as np
 
+from ..cards import FIVE_CARDS
 from .deck import Deck
 from .dp import LevelResult
 from .solve import INITIAL_FLAG, Solution
-from .space import LEVELS, MAX_CARDS, NUM_VALUES, action_letter
+from .space import LEVELS, NUM_VALUES, action_letter
 
 UP_NAMES = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]
 
@@ -22,9 +23,9 @@ UP_NAMES = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]
 def reachable_flags(sol: Solution) -> list[set[int]]:
     """Flag states a hand of k cards (index k-1) can be in."""
     flags = sol.flags
-    reach: list[set[int]] = [set() for _ in range(MAX_CARDS)]
+    reach: list[set[int]] = [set() for _ in range(FIVE_CARDS)]
     reach[1] = {INITIAL_FLAG} | {int(d) for d in flags.double_to if d >= 0}
-    for k in range(2, MAX_CARDS):
+    for k in range(2, FIVE_CARDS):
         for f in reach[k - 1]:
             targets = [flags.twist_to[f], *flags.buy_to[f]]
             reach[k].update(int(t) for t in targets if t >= 0)
@@ -98,7 +99,7 @@ def strategy_table(sol: Solution, results: list[LevelResult] | None = None) -> s
             flags_shown = sorted(set().union(*reach[1:4]), key=lambda f: (sol.flags.states[f][2], sol.flags.states[f][0]))
             lines.append("columns: " + ", ".join(f"{i}={flag_name(sol, f)}" for i, f in enumerate(flags_shown)))
             lines.append(f"{'cards':>5} {'total':>6} " + "".join(f"{i:>4}" for i in range(len(flags_shown))))
-        for k in range(2, MAX_CARDS):
+        for k in range(2, FIVE_CARDS):
             if shown_up:
                 col_specs = [(sol.context(u, None), fixed_flag) for u in ups]
                 if fixed_flag not in reach[k - 1]:

@@ -1,9 +1,9 @@
-"""``TableBatch``: N tables of one env configuration as arrays, stepped together by the kernel.
+"""``TableBatch``: N tables of one seat configuration as arrays, stepped together by the kernel.
 
-A batch is built from a scalar env (``ShootPontoonEnv`` or ``ShootPontoonBankerEnv``), whose
-constructor has already checked every argument and built the action table and observation layout;
-the batch reads them from it, so the two speeds share one configuration. Each table is one seat's
-episode, exactly as the scalar env plays it (``tests/vector`` checks it step by step).
+A batch is built from a :class:`~shoot_pontoon_env.seat.config.SeatConfig`, whose env has already
+checked every argument and built the action table and observation layout; the batch reads them from
+it, so the two speeds share one configuration. Each table is one seat's episode, exactly as the
+table engine plays it (``tests/vector`` checks it step by step).
 """
 
 from __future__ import annotations
@@ -12,17 +12,18 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
+from gymnasium.utils import seeding
 
 from ..actions import ActionKind
-from ..envs.base import PontoonSeatEnv
+from ..seat.config import SeatConfig
 from ..strategies import Strategy
-from ..envs.encoding import BANKER_RANKS, hand_slots
+from ..seat.encoding import BANKER_RANKS, HAND_SIZE, hand_slots
 from . import kernel
 from .bitgen import GeneratorHandle
 from .compiler import disabled_reason
 from .policy import NO_POLICY
 from .layout import (
-    AP_NONE, AP_STRATEGY, AP_TABLE, BALANCES, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BLIND, C_DEALS_PER_EPISODE,
+    AP_NONE, AP_STRATEGY, AP_TABLE, BALANCES, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BLIND, C_COMPACT, C_DEALS_PER_EPISODE,
     C_FEED_CAPACITY, C_FIELDS, C_O_ACT_AMOUNT, C_O_ACT_KIND, C_O_BY_KIND, C_O_FEED, C_O_FEED_LEN, C_O_SHOE,
     C_O_STRAT, C_PLAYERS, C_SEAT, C_SLOTS, C_STARTING_CHIPS, Config, ERRORS,
     F_BANKER_CARDS_BOUND, F_FIELDS, F_O_ACT_MULTIPLE, F_O_STRAT, F_PENALTY, F_PENETRATION, HANDS, H_FIELDS,
@@ -38,14 +39,23 @@ INT32_CHIPS = 2**31 - 1
 """The batch keeps chips in int32 (half the memory of a table); tables that could pass it are refused."""
 
 
-def largest_shoot_bet(env: PontoonSeatEnv, players: Sequence[tuple[int, list[int]]], autopilot: int) -> float:
+def first_key(seed: int) -> int:
+    """The shuffle key a scalar env's ``reset(seed=seed)`` gives its table: the kernel's ``draw_key``
+    (a uniform of [0, 2**62)) of the Generator Gymnasium seeds an env with. A vector env's per-table
+    seeds use it, so that table i deals what the scalar env seeded ``seed[i]`` deals
+    (``tests/vector/test_vector_env.py`` holds the two equal)."""
+    generator, _ = seeding.np_random(seed)
+    return int(np.int64(generator.random() * 4611686018427387904.0))
+
+
+def largest_shoot_bet(config: SeatConfig, players: Sequence[tuple[int, list[int]]], autopilot: int) -> float:
     """The largest Shoot bet one hand may place at one betting point (``inf``: as much as the Shoot
     holds), from the agent's Shoot bet levels (or the kernel's player of its seat), the table players'
     codes and ints (``layout.strategy_code``), and the rules' ``max_shoot_bet``."""
-    rules = env.rules
+    rules = config.rules
     if not rules.shoot or not rules.shoot_bet_points:
         return 0
-    amounts = [entry.amount for entry in env.action_table.entries if entry.kind == ActionKind.SHOOT_BET]
+    amounts = [entry.amount for entry in config.action_table.entries if entry.kind == ActionKind.SHOOT_BET]
     bets = [float(max(amounts, default=0))]
     if autopilot == AP_TABLE:
         bets.append(math.inf)  # the optimum's Shoot policy bets all the room there is
@@ -58,7 +68,7 @@ def largest_shoot_bet(env: PontoonSeatEnv, players: Sequence[tuple[int, list[int
     return min(largest, rules.max_shoot_bet) if rules.max_shoot_bet is not None else largest
 
 
-def chip_bound(env: PontoonSeatEnv, largest_bet: float) -> int:
+def chip_bound(config: SeatConfig, largest_bet: float) -> int:
     """A bound on any chip count an episode can reach (a balance, the Shoot, a stake, a wealth), or
     the first value past INT32_CHIPS it finds.
 
@@ -68,8 +78,8 @@ def chip_bound(env: PontoonSeatEnv, largest_bet: float) -> int:
     posts and the sale price, and the Shoot bets: at most ``largest_bet`` a hand at each betting
     point and never more than the Shoot holds, which can itself grow by every bet lost (an uncapped
     Shoot bet all-in doubles each deal) up to ``shoot_cap``."""
-    rules = env.rules
-    players = env.num_players
+    rules = config.rules
+    players = config.num_players
     largest_stake = rules.max_stake * max(rules.max_stake_multiple or 1 + 3 * rules.buy_max_multiple, 2)
     largest_pay = max(rules.win_pays, rules.twenty_one_pays, rules.pontoon_pays, rules.five_card_trick_pays,
                       rules.special_pontoon_pays, rules.banker_pontoon_multiple, 2) + 1
@@ -78,15 +88,15 @@ def chip_bound(env: PontoonSeatEnv, largest_bet: float) -> int:
     posts = rules.initial_shoot + rules.bank_sale_price
     bets_cap = hands * len(rules.shoot_bet_points) * largest_bet if largest_bet else 0
     shoot = rules.initial_shoot
-    bound = players * env.starting_chips + shoot
-    for deal in range(env.deals_per_episode):
+    bound = players * config.starting_chips + shoot
+    for deal in range(config.deals_per_episode):
         bets = min(shoot, bets_cap)
         grown = shoot + bets + hands * rules.progressive_shoot_chips + rules.initial_shoot
         if rules.shoot_cap is not None:
             grown = min(grown, rules.shoot_cap)
         paid = players * (stakes + bets + posts)
         if grown == shoot or bets == bets_cap:  # the bets can grow no more: every later deal pays as much
-            return int(bound + (env.deals_per_episode - deal) * paid)
+            return int(bound + (config.deals_per_episode - deal) * paid)
         bound += paid
         shoot = grown
         if bound > INT32_CHIPS:
@@ -94,42 +104,41 @@ def chip_bound(env: PontoonSeatEnv, largest_bet: float) -> int:
     return int(bound)
 
 
-def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: Layout,
-                 feed_capacity: int, autopilot: tuple[int, Strategy | None] = (AP_NONE, None),
-                 blind: bool = False) -> Config:
-    """The kernel's Config of a scalar env; ``player_arguments[s]`` names the argument that gave seat
-    ``s`` its table player (for the error about a player the batch cannot play). ``autopilot``: how
+def batch_config(config: SeatConfig, layout: Layout, feed_capacity: int,
+                 autopilot: tuple[int, Strategy | None] = (AP_NONE, None), blind: bool = False) -> Config:
+    """The kernel's Config of a seat's episode (an error about a player the batch cannot play names
+    the argument that gave it, ``config.player_arguments``). ``autopilot``: how
     the kernel plays the agent's seat itself (evaluations), with the rule-based player it uses;
     ``blind``: encode no observation (nobody reads it when the kernel plays the seat)."""
-    rules = env.rules
-    players_of_slots = list(zip(player_arguments, env.players))
+    rules = config.rules
+    players_of_slots = list(zip(config.player_arguments, config.players))
     if autopilot[0] == AP_STRATEGY:
         players_of_slots.append(("agent", autopilot[1]))
     coded = [strategy_code(argument, player) for argument, player in players_of_slots]
-    largest_bet = largest_shoot_bet(env, [(code, ints) for code, ints, _ in coded], autopilot[0])
-    if chip_bound(env, largest_bet) > INT32_CHIPS:
+    largest_bet = largest_shoot_bet(config, [(code, ints) for code, ints, _ in coded], autopilot[0])
+    if chip_bound(config, largest_bet) > INT32_CHIPS:
         raise ValueError(
-            f"starting_chips = {env.starting_chips!r}, rules.max_stake = {rules.max_stake!r}, shoot_cap = "
+            f"starting_chips = {config.starting_chips!r}, rules.max_stake = {rules.max_stake!r}, shoot_cap = "
             f"{rules.shoot_cap!r}, Shoot bets of up to {largest_bet:g} chips, deals_per_episode = "
-            f"{env.deals_per_episode!r}: chip counts of this table could pass {INT32_CHIPS:,}, the batched "
+            f"{config.deals_per_episode!r}: chip counts of this table could pass {INT32_CHIPS:,}, the batched "
             "engine's int32 limit; use smaller stakes or Shoot bets, a shoot_cap, fewer deals, or the table "
             "engine (gym.make with engine='table')")
-    act_kind, act_amount, act_multiple = action_arrays(env.action_table)
-    players = env.num_players
+    act_kind, act_amount, act_multiple = action_arrays(config.action_table)
+    players = config.num_players
     actions = len(act_kind)
-    grouped = by_kind(env.action_table)
+    grouped = by_kind(config.action_table)
     strategies = C_FIELDS + 2 * actions
     grouped_at = strategies + STRAT_INTS * (players + 1)
     c = np.zeros(grouped_at + len(grouped), dtype=np.int64)
     for index, value in rules_fields(rules).items():
         c[index] = int(value)
     fields = {
-        C_PLAYERS: players, C_SEAT: env.seat, C_BANKER_SEAT_ENV: type(env).__name__ == "ShootPontoonBankerEnv",
-        C_DEALS_PER_EPISODE: env.deals_per_episode, C_STARTING_CHIPS: env.starting_chips,
+        C_PLAYERS: players, C_SEAT: config.seat, C_BANKER_SEAT_ENV: config.banker_seat,
+        C_DEALS_PER_EPISODE: config.deals_per_episode, C_STARTING_CHIPS: config.starting_chips,
         C_ACTIONS: actions, C_SLOTS: hand_slots(rules, players), C_O_FEED_LEN: layout.feed_len,
         C_O_SHOE: layout.shoe, C_O_FEED: layout.feed, C_FEED_CAPACITY: feed_capacity, C_O_ACT_KIND: C_FIELDS,
         C_O_ACT_AMOUNT: C_FIELDS + actions, C_O_STRAT: strategies, C_AUTOPILOT: autopilot[0],
-        C_BLIND: blind, C_O_BY_KIND: grouped_at,
+        C_BLIND: blind, C_O_BY_KIND: grouped_at, C_COMPACT: config.observation == "compact",
     }
     for index, value in fields.items():
         c[index] = int(value)
@@ -138,8 +147,8 @@ def batch_config(env: PontoonSeatEnv, player_arguments: Sequence[str], layout: L
     c[grouped_at:] = grouped
     f = np.zeros(F_FIELDS + actions + STRAT_FLOATS * (players + 1), dtype=np.float64)
     f[F_PENETRATION] = rules.penetration
-    f[F_PENALTY] = env.illegal_action_penalty
-    f[F_BANKER_CARDS_BOUND] = float(env.observation_space.high[BANKER_RANKS.start])  # a float32 bound
+    f[F_PENALTY] = config.illegal_action_penalty
+    f[F_BANKER_CARDS_BOUND] = float(config.encoder.high[BANKER_RANKS.start])  # a float32 bound
     f[F_O_ACT_MULTIPLE] = F_FIELDS
     f[F_O_STRAT] = F_FIELDS + actions
     f[F_FIELDS:F_FIELDS + actions] = act_multiple
@@ -159,8 +168,7 @@ class TableBatch:
     given to :meth:`feed` instead of drawing one from the Generator.
     """
 
-    def __init__(self, env: PontoonSeatEnv, num_tables: int, player_arguments: Sequence[str],
-                 *, feed_capacity: int = 0, autopilot: tuple[int, Strategy | None] = (AP_NONE, None),
+    def __init__(self, config: SeatConfig, num_tables: int, *, feed_capacity: int = 0, autopilot: tuple[int, Strategy | None] = (AP_NONE, None),
                  policy: np.ndarray = NO_POLICY, blind: bool = False) -> None:
         if isinstance(num_tables, bool) or not isinstance(num_tables, (int, np.integer)) or not (
                 1 <= num_tables <= MAX_TABLES):
@@ -169,19 +177,21 @@ class TableBatch:
         if disabled is not None:
             raise ValueError(disabled)
         n = int(num_tables)
-        rules = env.rules
-        slots = hand_slots(rules, env.num_players)
-        self.layout = table_layout(env.num_players, slots, rules.num_decks * 52, feed_capacity)
-        self.config = batch_config(env, player_arguments, self.layout, feed_capacity, autopilot, blind)
+        rules = config.rules
+        slots = hand_slots(rules, config.num_players)
+        self.layout = table_layout(config.num_players, slots, rules.num_decks * 52, feed_capacity)
+        self.seat_config = config
+        self.config = batch_config(config, self.layout, feed_capacity, autopilot, blind)
         self.policy = np.ascontiguousarray(policy, dtype=np.int32)
         self.num_tables = n
         try:
             self.t = np.zeros((n, self.layout.int_row), dtype=np.int32)
             self.k8 = np.zeros((n, self.layout.byte_row), dtype=np.int8)
-            self.obs = np.zeros((n, env.encoder.size), dtype=np.float32)
-            self.mask = np.zeros((n, len(env.action_table)), dtype=np.bool_)
+            self.obs = np.zeros((n, config.observation_size), dtype=np.float32)
+            self.mask = np.zeros((n, len(config.action_table)), dtype=np.bool_)
         except MemoryError:
-            per_table = 4 * self.layout.int_row + self.layout.byte_row + 4 * env.encoder.size + len(env.action_table)
+            per_table = (4 * self.layout.int_row + self.layout.byte_row + 4 * config.observation_size
+                         + len(config.action_table))
             raise ValueError(f"num_envs = {n!r}: {n:,} tables of {per_table:,} bytes each do not fit in this "
                              "machine's memory; use fewer") from None
         self.slots = slots
@@ -190,7 +200,10 @@ class TableBatch:
         self._all = np.ones(n, dtype=np.bool_)
         self._no_keys = np.full(n, -1, dtype=np.int64)
         self._no_actions = np.zeros(n, dtype=np.int64)
-        self._scratch = np.zeros(kernel.scratch_size(slots), dtype=np.int64)
+        self.scratch = np.zeros(kernel.scratch_size(slots), dtype=np.int64)
+        """The kernel's working memory of one call (legal moves, rank counts, showdown outcomes)."""
+        self.hand_scratch = np.zeros(HAND_SIZE, dtype=np.float32)
+        """One hand's flat slot, where the compact encoder encodes the pending hand."""
         self.rng_handle = GeneratorHandle()
         """The kernel's view of the Generator it is called with (``bitgen.py``)."""
 
@@ -204,7 +217,7 @@ class TableBatch:
         c = self.config
         kernel.play_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask, self._no_actions, which,
                            bool(carry), False, keys, self.rewards, self.terminated, self.rng_handle(rng),
-                           self._scratch)
+                           self.scratch, self.hand_scratch)
         self._check()
 
     def step(self, actions: np.ndarray, autoreset: np.ndarray, rng: np.random.Generator) -> None:
@@ -214,7 +227,7 @@ class TableBatch:
         kernel.play_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask,
                            np.ascontiguousarray(actions, dtype=np.int64),
                            np.ascontiguousarray(autoreset, dtype=np.bool_), True, True, self._no_keys, self.rewards,
-                           self.terminated, self.rng_handle(rng), self._scratch)
+                           self.terminated, self.rng_handle(rng), self.scratch, self.hand_scratch)
         self._check()
 
     def _check(self) -> None:

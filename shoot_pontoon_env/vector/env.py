@@ -21,30 +21,13 @@ from ..envs.base import PontoonSeatEnv
 from ..envs.punter import ShootPontoonEnv
 from ..rules import Rules
 from ..strategies import Strategy
-from .engine import TableBatch
+from ..envs.picture import render_rgb
+from ..envs.render import render_text
+from ..envs.window import SeatWindow
+from .engine import TableBatch, first_key
+from .readout import batch_facts, batch_seat_view
 
 AUTORESET_MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED)
-
-
-def player_arguments(env: PontoonSeatEnv, kwargs: dict[str, Any]) -> list[str]:
-    """The constructor argument behind each seat's table player (for error messages)."""
-    if isinstance(env, ShootPontoonBankerEnv):
-        punters = kwargs.get("punters", "tips")
-        indexed = not isinstance(punters, (str, Strategy))
-        return ["the banker seat's own play"] + [f"punters[{s - 1}]" if indexed else "punters"
-                                                 for s in range(1, env.num_players)]
-    punters = kwargs.get("punters", "tips")
-    indexed = not isinstance(punters, (str, Strategy))
-    names, other = [], 0
-    for seat in range(env.num_players):
-        if seat == 0:
-            names.append("banker")
-        elif seat == env.seat:
-            names.append("agent_banker")
-        else:
-            names.append(f"punters[{other}]" if indexed else "punters")
-            other += 1
-    return names
 
 
 def _check_autoreset(mode: Any) -> AutoresetMode:
@@ -58,15 +41,33 @@ def _check_autoreset(mode: Any) -> AutoresetMode:
     return mode
 
 
+VECTOR_RENDER_MODES = ("ansi", "rgb_array")
+"""What the batched env draws: a frame per table (``render()`` returns their tuple)."""
+
+
 def _check_batch_only(render_mode: Any, engine: Any) -> None:
-    """The batch neither renders nor runs another engine (``engine``: the scalar env's argument, so that
-    the same keyword arguments make both; "auto" and "batched" are what the batch is)."""
-    if render_mode is not None:
-        raise ValueError(f"render_mode = {render_mode!r}: the batched env does not render; use the "
-                         "scalar env (gym.make) to watch a table")
+    """The batch draws text or pictures and runs no other engine (``engine``: the scalar env's argument,
+    so that the same keyword arguments make both; "auto" and "batched" are what the batch is)."""
+    if render_mode is not None and render_mode not in VECTOR_RENDER_MODES:
+        raise ValueError(f"render_mode = {render_mode!r}: expected None or one of {VECTOR_RENDER_MODES} (a frame "
+                         "per table; 'human' is the scalar env's)")
     if engine not in ("auto", "batched"):
         raise ValueError(f"engine = {engine!r}: gym.make_vec's env is the batched engine ('auto' or 'batched'); "
                          "for scalar envs on the table engine use vectorization_mode='sync' with engine='table'")
+
+
+def _seed_keys(seed: Any, num_envs: int) -> tuple[int | None, np.ndarray | None]:
+    """``reset``'s seed: an int (one Generator for every table), None, or one int per table (table i is
+    shuffled as ``gym.make(id).reset(seed=seed[i])`` shuffles); the Generator's seed and the tables'
+    shuffle keys (None: drawn from the Generator)."""
+    if seed is None or (isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_))):
+        return seed, None
+    seeds = list(seed) if isinstance(seed, (list, tuple, np.ndarray)) else None
+    if seeds is None or len(seeds) != num_envs or not all(
+            isinstance(s, (int, np.integer)) and not isinstance(s, (bool, np.bool_)) and s >= 0 for s in seeds):
+        raise ValueError(f"seed = {seed!r}: expected None, an int, or a list of {num_envs} non-negative ints "
+                         "(one per table)")
+    return int(seeds[0]), np.array([first_key(int(s)) for s in seeds], dtype=np.int64)
 
 
 class PontoonVectorEnv(VectorEnv):
@@ -87,16 +88,16 @@ class PontoonVectorEnv(VectorEnv):
     mask for sb3-contrib.
     """
 
-    metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
+    metadata = {"render_modes": list(VECTOR_RENDER_MODES), "render_fps": 4, "autoreset_mode": AutoresetMode.NEXT_STEP}
 
-    def __init__(self, single_env: PontoonSeatEnv, num_envs: int, kwargs: dict[str, Any], *,
-                 autoreset_mode: Any, copy: bool) -> None:
+    def __init__(self, single_env: PontoonSeatEnv, num_envs: int, *, autoreset_mode: Any, copy: bool,
+                 render_mode: str | None) -> None:
         if not isinstance(copy, bool):
             raise ValueError(f"copy = {copy!r}: expected True or False")
         self.autoreset_mode = _check_autoreset(autoreset_mode)
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         self.single_env = single_env
-        self.batch = TableBatch(single_env, num_envs, player_arguments(single_env, kwargs))
+        self.batch = TableBatch(single_env.config, num_envs)
         self.num_envs = self.batch.num_tables
         self.copy = copy
         self.rules: Rules = single_env.rules
@@ -107,7 +108,7 @@ class PontoonVectorEnv(VectorEnv):
         self.starting_chips = single_env.starting_chips
         self.deals_per_episode = single_env.deals_per_episode
         self.strict = single_env.strict
-        self.render_mode = None
+        self.render_mode = render_mode
         self.single_observation_space = single_env.observation_space
         self.single_action_space: spaces.Discrete = single_env.action_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -120,12 +121,14 @@ class PontoonVectorEnv(VectorEnv):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
         """Every table, or with ``options={"reset_mask": m}`` the tables where ``m`` is True (whose
-        ``_key`` info flags are the only ones set)."""
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
-            raise ValueError(f"seed = {seed!r}: expected an int or None (one Generator drives every table)")
+        ``_key`` info flags are the only ones set). ``seed``: an int seeds the one Generator that drives
+        every table; a list of one int per table shuffles table i as ``gym.make(id).reset(seed=seed[i])``
+        would (its cards; the table players' random draws, where any, come from the Generator, seeded
+        with ``seed[0]``)."""
+        generator_seed, keys = _seed_keys(seed, self.num_envs)
         which = self._reset_mask(options)
-        super().reset(seed=seed)
-        self.batch.reset(self.np_random, which, carry=seed is None and self._started)
+        super().reset(seed=generator_seed)
+        self.batch.reset(self.np_random, which, carry=seed is None and self._started, keys=keys)
         self._started = True
         flags = self._flags if which is None else which
         self._needs_reset[flags] = False
@@ -181,6 +184,23 @@ class PontoonVectorEnv(VectorEnv):
         """The legal action indices of every table, (num_envs, n) booleans (sb3-contrib's hook)."""
         return self.batch.mask.copy()
 
+    def render(self) -> tuple[str, ...] | tuple[np.ndarray, ...] | None:
+        """A frame per table, as the scalar env draws it (``render_mode`` "ansi": text; "rgb_array":
+        ``(540, 960, 3)`` uint8 pictures), like Gymnasium's own vector envs; None without a render_mode."""
+        if self.render_mode is None:
+            return None
+        if not self._started:
+            raise RuntimeError("call reset() before render()")
+        draw = render_rgb if self.render_mode == "rgb_array" else render_text
+        return tuple(draw(self._window(i)) for i in range(self.num_envs))
+
+    def _window(self, table: int) -> SeatWindow:
+        batch = self.batch
+        facts = batch_facts(batch, table)
+        return SeatWindow(self.rules, self.seat, batch_seat_view(batch, self.rules, table), facts.balances,
+                          facts.to_act, None, int(batch.deals[table]), self.deals_per_episode, self.action_table,
+                          batch.mask[table], bool(self._needs_reset[table]))
+
     def close_extras(self, **kwargs: Any) -> None:
         self.single_env.close()
 
@@ -227,22 +247,25 @@ class ShootPontoonVectorEnv(PontoonVectorEnv):
     ``MultiDiscrete([n] * num_envs)``: one index of the scalar env's ``Discrete(n)`` per table.
 
     ## Observation Space
-    ``Box((num_envs, size), float32)``: the scalar env's observation per row.
+    ``Box((num_envs, size), float32)``: the scalar env's observation per row (``observation="flat"``
+    or ``"compact"``, written by the kernel).
 
     ## Rewards
     The scalar env's, per table, as float32.
 
     ## Starting State
-    As the scalar env's; one Generator (``reset(seed=...)``) drives every table.
+    As the scalar env's; one Generator (``reset(seed=...)``) drives every table, or one seed per table
+    (``reset(seed=[...])``) shuffles each as the scalar env with that seed.
 
     ## Episode End
     As the scalar env's, per table; what follows depends on ``autoreset_mode`` (see the base class).
 
     ## Arguments
     ``num_envs``, every argument of ``ShootPontoonEnv`` (table players by name, or as the library's
-    rule-based classes: an arbitrary Python ``Strategy`` is refused, naming its argument; no
-    ``render_mode``; ``engine`` only ``"auto"`` or ``"batched"``), ``autoreset_mode`` and ``copy`` (return
-    copies of the observation buffer; False returns the buffer itself, rewritten by the next call).
+    rule-based classes: an arbitrary Python ``Strategy`` is refused, naming its argument;
+    ``render_mode`` "ansi" or "rgb_array", a frame per table; ``engine`` only ``"auto"`` or
+    ``"batched"``), ``autoreset_mode`` and ``copy`` (return copies of the observation buffer; False
+    returns the buffer itself, rewritten by the next call).
 
     ## Version History
     - v0: the batched engine (package 0.2), the ids' ``vector_entry_point``.
@@ -255,14 +278,16 @@ class ShootPontoonVectorEnv(PontoonVectorEnv):
                  buy_levels: Sequence[float] | None = None, deals_per_episode: int = 1,
                  agent_banker: str | Strategy = "stand17", illegal_action_penalty: float = 1.0,
                  strict: bool = False, starting_chips: int = 1000, render_mode: str | None = None,
-                 autoreset_mode: Any = AutoresetMode.NEXT_STEP, copy: bool = True, engine: str = "batched") -> None:
+                 autoreset_mode: Any = AutoresetMode.NEXT_STEP, copy: bool = True, engine: str = "batched",
+                 observation: str = "flat") -> None:
         _check_batch_only(render_mode, engine)
         kwargs = dict(rules=rules, num_players=num_players, seat=seat, banker=banker, punters=punters,
                       stake_levels=stake_levels, shoot_bet_levels=shoot_bet_levels, buy_levels=buy_levels,
                       deals_per_episode=deals_per_episode, agent_banker=agent_banker,
                       illegal_action_penalty=illegal_action_penalty, strict=strict,
-                      starting_chips=starting_chips)
-        super().__init__(ShootPontoonEnv(**kwargs, engine="table"), num_envs, kwargs, autoreset_mode=autoreset_mode, copy=copy)
+                      starting_chips=starting_chips, observation=observation)
+        super().__init__(ShootPontoonEnv(**kwargs, engine="table"), num_envs, autoreset_mode=autoreset_mode, copy=copy,
+                         render_mode=render_mode)
 
 
 class ShootPontoonBankerVectorEnv(PontoonVectorEnv):
@@ -289,8 +314,8 @@ class ShootPontoonBankerVectorEnv(PontoonVectorEnv):
 
     ## Arguments
     ``num_envs``, every argument of ``ShootPontoonBankerEnv`` (punters by name or as the library's
-    rule-based classes; no ``render_mode``; ``engine`` only ``"auto"`` or ``"batched"``), ``autoreset_mode``
-    and ``copy``.
+    rule-based classes; ``render_mode`` "ansi" or "rgb_array"; ``engine`` only ``"auto"`` or
+    ``"batched"``), ``autoreset_mode`` and ``copy``.
 
     ## Version History
     - v0: the batched engine (package 0.2), the id's ``vector_entry_point``.
@@ -305,5 +330,5 @@ class ShootPontoonBankerVectorEnv(PontoonVectorEnv):
         kwargs = dict(rules=rules, num_players=num_players, punters=punters,
                       deals_per_episode=deals_per_episode, illegal_action_penalty=illegal_action_penalty,
                       strict=strict, starting_chips=starting_chips)
-        super().__init__(ShootPontoonBankerEnv(**kwargs, engine="table"), num_envs, kwargs, autoreset_mode=autoreset_mode,
-                         copy=copy)
+        super().__init__(ShootPontoonBankerEnv(**kwargs, engine="table"), num_envs, autoreset_mode=autoreset_mode,
+                         copy=copy, render_mode=render_mode)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..envs.base import PontoonSeatEnv
+from ..seat.config import SeatConfig
 from . import kernel
 from .engine import TableBatch
 from .layout import AP_NONE, T_HAND, T_NEEDS_RESET
@@ -48,18 +48,18 @@ class HandResults:
     """Counts (soft, total, cards, action index) of the agent's playing decisions."""
 
 
-def evaluate_hands(env: PontoonSeatEnv, player_arguments: list[str], hands: int, seed: int, *,
+def evaluate_hands(config: SeatConfig, hands: int, seed: int, *,
                    player: BatchPlayer | None = None, actor: BatchActor | None = None, num_tables: int = 4096,
                    progress: Callable[[int], object] | None = None, rng: np.random.Generator | None = None
                    ) -> HandResults:
-    """Play ``hands`` hands at tables configured like ``env``, the agent's seat played by ``player``
-    (in the kernel) or by ``actor`` (one call per step for every table). ``progress(k)`` is called
-    as hands finish."""
+    """Play ``hands`` hands at tables of the seat configuration ``config`` (an env's ``config``), the
+    agent's seat played by ``player`` (in the kernel) or by ``actor`` (one call per step for every
+    table). ``progress(k)`` is called as hands finish."""
     if (player is None) == (actor is None):
         raise ValueError("evaluate_hands needs exactly one of player (played by the kernel) or actor")
     tables = max(1, min(num_tables, hands))
     mode = player.mode if player is not None else AP_NONE
-    batch = TableBatch(env, tables, player_arguments, autopilot=(mode, player.strategy if player else None),
+    batch = TableBatch(config, tables, autopilot=(mode, player.strategy if player else None),
                        policy=player.policy if player is not None else NO_POLICY, blind=player is not None)
     rng = rng if rng is not None else np.random.default_rng(seed)
     batch.t[:, T_NEEDS_RESET] = 1
@@ -67,7 +67,7 @@ def evaluate_hands(env: PontoonSeatEnv, player_arguments: list[str], hands: int,
     results = HandResults(
         returns=np.zeros(hands), per_stake=np.full(hands, np.nan), shoot_part=np.full(hands, np.nan), outcome=np.zeros(hands, dtype=np.int8),
         shoot_after=np.zeros(hands, dtype=np.int64), totals=np.zeros(kernel.R_FIELDS, dtype=np.int64),
-        decisions=np.zeros(2 * kernel.D_TOTALS * kernel.D_CARDS * len(env.action_table), dtype=np.int64),
+        decisions=np.zeros(2 * kernel.D_TOTALS * kernel.D_CARDS * len(config.action_table), dtype=np.int64),
     )
     running = np.zeros(tables)
     actions = np.zeros(tables, dtype=np.int64)
@@ -78,7 +78,7 @@ def evaluate_hands(env: PontoonSeatEnv, player_arguments: list[str], hands: int,
         active = kernel.play_hands(batch.t, batch.k8, c.c, c.f, c.tab, batch.policy, batch.obs, batch.mask, actions,
                                    external, seed, hands, budget, running, results.returns, results.per_stake,
                                    results.shoot_part, results.outcome, results.shoot_after, results.totals, results.decisions,
-                                   batch.rng_handle(rng), batch._scratch)
+                                   batch.rng_handle(rng), batch.scratch, batch.hand_scratch)
         batch._check()
         return int(active)
 

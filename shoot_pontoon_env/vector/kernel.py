@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 
-from ..envs import encoding as enc
+from ..seat import encoding as enc
+from ..seat import features as feat
 from ..rules import MAX_DECKS
 from ..solver.space import BUY_BASE as SOLVER_BUY_BASE
 from ..solver.space import DOUBLE as SOLVER_DOUBLE
@@ -33,7 +34,7 @@ from .compiler import EVALUATION, KernelCompiler
 from .layout import (
     AP_TABLE, AP_UNIFORM, BALANCES, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BANKER_STOPS_AT_FIVE,
     C_BANKER_TRICK, C_BANK_SALE, C_BANK_SALE_PRICE, C_BASE_STAKE, C_BET_BEFORE_DEAL, C_BET_BEFORE_FOURTH,
-    C_BET_BEFORE_SECOND, C_BLIND, C_BUY_AFTER_TWIST, C_BUY_FACE_DOWN, C_BUY_MAX, C_BUY_MIN, C_DEALER,
+    C_BET_BEFORE_SECOND, C_BLIND, C_BUY_AFTER_TWIST, C_COMPACT, C_BUY_FACE_DOWN, C_BUY_MAX, C_BUY_MIN, C_DEALER,
     C_DEALER_HITS_SOFT_17, C_DEALER_STANDS_ON, C_DEALS_PER_EPISODE, C_DECKS, C_DOUBLE_STAKES,
     C_DRAW_ON_21, C_FEED_CAPACITY, C_INITIAL_SHOOT, C_MAX_BOXES, C_MAX_BUYS, C_MAX_SHOOT_BET,
     C_MAX_SPLIT_HANDS, C_MAX_STAKE, C_MAX_STAKE_MULTIPLE, C_MIN_STAKE, C_O_ACT_AMOUNT, C_O_ACT_KIND,
@@ -57,7 +58,7 @@ from .layout import (
     T_WEALTH_MARK,
 )
 
-CONSTANTS_FINGERPRINT = "a734137f20163f0b"
+CONSTANTS_FINGERPRINT = "4aeff1060b019508"
 """A digest of the constants of the modules this file imports (``constants_fingerprint``). numba keys
 its on-disk cache on the text of this file alone, yet compiles those constants into the kernel: so
 when one of them changes, this line must change too, or a cached kernel would go on using the old
@@ -65,12 +66,14 @@ ones. Importing this module checks it, and says the new value."""
 
 
 def constants_fingerprint() -> str:
-    """The digest of every upper-case constant of layout.py, policy.py, envs/encoding.py, rules.py and
-    solver/space.py (what this file compiles in from elsewhere) whose value is plain: an int, float,
+    """The digest of every upper-case constant of layout.py, policy.py, seat/encoding.py,
+    seat/features.py, rules.py and solver/space.py (what this file compiles in from elsewhere) whose
+    value is plain: an int, float,
     bool, str or slice, or a tuple of them (printed the same by every Python and numpy)."""
     import hashlib
 
     from .. import rules
+    from ..seat import features
     from ..solver import space
     from . import layout, policy
 
@@ -80,7 +83,7 @@ def constants_fingerprint() -> str:
         return type(value) in (int, float, bool, str, slice)
 
     digest = hashlib.sha256()
-    for module in (layout, policy, enc, rules, space):
+    for module in (layout, policy, enc, features, rules, space):
         for name, value in sorted(vars(module).items()):
             if name.isupper() and plain(value):
                 digest.update(f"{module.__name__}.{name}={value!r};".encode())
@@ -160,7 +163,7 @@ def scratch_size(slots: int) -> int:
     """int64 scratch of the entry points: legal moves (8), rank counts (52), showdown outcomes."""
     return MOVE * 8 + 52 + 2 * slots
 
-# the observation layout (envs/encoding.py), as plain ints for the compiler
+# the observation layout (seat/encoding.py) and the compact row's (seat/features.py), as plain ints
 O_PHASE = enc.PHASE.start
 O_BET_POINT = enc.BET_POINT.start
 O_LEGAL_KINDS = enc.LEGAL_KINDS.start
@@ -189,6 +192,19 @@ OH_RANKS = enc.H_RANKS.start
     enc.H_DOUBLED, enc.H_FROM_SPLIT, enc.H_DONE, enc.H_SETTLED, enc.H_BUST, enc.H_PONTOON,
     enc.H_FIVE_CARD_TRICK, enc.H_STUCK, enc.H_RESULT)
 CHIP_BOUND = enc.CHIP_BOUND
+O_BANKER = enc.BANKER.start
+O_COUNT = enc.COUNT.start
+BANKER_SIZE = enc.BANKER.stop - enc.BANKER.start
+(CF_PHASE, CF_BET_POINT, CF_LEGAL_KINDS, CF_TOTAL, CF_HAND, CF_BANKER, CF_COUNT, CF_CHIPS, CF_EPISODE) = (
+    feat.CF_PHASE, feat.CF_BET_POINT, feat.CF_LEGAL_KINDS, feat.CF_TOTAL, feat.CF_HAND, feat.CF_BANKER,
+    feat.CF_COUNT, feat.CF_CHIPS, feat.CF_EPISODE)
+(CH_PRESENT, CH_SOFT, CH_PAIR, CH_CARDS, CH_STAKE_RATIO, CH_BUYS, CH_TWISTS, CH_DOUBLED, CH_FROM_SPLIT,
+ CH_SHOOT_BET) = (feat.CH_PRESENT, feat.CH_SOFT, feat.CH_PAIR, feat.CH_CARDS, feat.CH_STAKE_RATIO, feat.CH_BUYS,
+                  feat.CH_TWISTS, feat.CH_DOUBLED, feat.CH_FROM_SPLIT, feat.CH_SHOOT_BET)
+COMPACT_TOTALS = feat.MAX_TOTAL + 1
+CHIP_LOG_SCALE = feat.CHIP_LOG_SCALE
+F32_CARDS = np.float32(enc.MAX_CARDS)
+F32_TOTAL_SCALE = np.float32(enc.TOTAL_SCALE)
 TOTAL_BOUND = enc.TOTAL_BOUND
 TOTAL_SCALE = enc.TOTAL_SCALE
 SEAT_SCALE = enc.SEAT_SCALE
@@ -1449,12 +1465,24 @@ def place(seat, banker, players):
     return d + players if d < 0 else d
 
 
+@jit(ROWS, I64, I, I, I64)
+def count_seen(t, k8, c, k, seat, counts):
+    """Adds the ranks of hand k that ``seat`` sees to ``counts``, unless a restock since took its
+    cards back into the stock (H_RESHUFFLED): ObservationEncoder's count of the cards seen."""
+    base = hand_at(c, k, 0)
+    if t[base + H_RESHUFFLED] != 0:
+        return
+    own = t[base + H_SEAT] == seat
+    for p in range(t[base + H_CARDS]):
+        if own or k8[HAND_UP + card_at(c, k, p)] != 0:
+            counts[k8[card_at(c, k, p)] // 4] += 1
+
+
 @jit(ROWS, I64, I, F32ROW, I, I, I, B, I64)
 def encode_hand(t, k8, c, k, row, start, seat, banker, is_current, counts):
     """ObservationEncoder._encode_hand into a cleared slot; adds the ranks the seat sees to ``counts``
     unless a restock since took them back (H_RESHUFFLED)."""
     base = hand_at(c, k, 0)
-    counted = t[base + H_RESHUFFLED] == 0
     own = t[base + H_SEAT] == seat
     n = t[base + H_CARDS]
     visible = 0
@@ -1473,8 +1501,7 @@ def encode_hand(t, k8, c, k, row, start, seat, banker, is_current, counts):
             ace = ace or value == 1
             rank = card // 4
             row[start + OH_RANKS + rank] = row[start + OH_RANKS + rank] + FIFTH
-            if counted:
-                counts[rank] += 1
+    count_seen(t, k8, c, k, seat, counts)
     soft = ace and hard + 10 <= 21
     total = hard + 10 if soft else hard
     true_total = true_hard + 10 if true_ace and true_hard + 10 <= 21 else true_hard
@@ -1508,6 +1535,59 @@ def encode_hand(t, k8, c, k, row, start, seat, banker, is_current, counts):
     row[start + OH_FIVE_CARD_TRICK] = 1.0 if trick else 0.0
     row[start + OH_STUCK] = 1.0 if done and not bust and not pontoon and not trick else 0.0
     row[start + OH_RESULT] = clip(t[base + H_RESULT] / unit, -CHIP_BOUND, CHIP_BOUND)
+
+
+@jit(ROWS, I64, F64, F32ROW, I, I64)
+def encode_banker(t, k8, c, f, row, at, counts):
+    """The BANKER block of ObservationEncoder.encode (the banker's cards the agent seat sees) at
+    ``row[at:]``; adds their ranks to ``counts``."""
+    own_bank = c[C_SEAT] == t[T_BANKER]
+    visible = 0
+    hard = 0
+    ace = False
+    first = -1
+    for p in range(t[T_BANKER_CARDS]):
+        if own_bank or k8[K_O_BU + p] != 0:
+            card = k8[K_O_BC + p]
+            if first < 0:
+                first = card
+            visible += 1
+            value = card_value(card)
+            hard += value
+            ace = ace or value == 1
+            rank = card // 4
+            row[at + O_BANKER_RANKS - O_BANKER + rank] = row[at + O_BANKER_RANKS - O_BANKER + rank] + FIFTH
+            counts[rank] += 1
+    bound = f[F_BANKER_CARDS_BOUND]
+    for r in range(13):
+        if row[at + O_BANKER_RANKS - O_BANKER + r] > bound:
+            row[at + O_BANKER_RANKS - O_BANKER + r] = bound
+    if first >= 0:
+        row[at + O_BANKER_FIRST - O_BANKER + first // 4] = 1.0
+    soft = ace and hard + 10 <= 21
+    total = hard + 10 if soft else hard
+    hidden = t[T_BANKER_CARDS] - visible
+    row[at + O_BANKER_VISIBLE - O_BANKER] = min(CARDS_SCALED[visible], bound)
+    row[at + O_BANKER_HIDDEN - O_BANKER] = HIDDEN_SCALED[hidden]
+    row[at + O_BANKER_TOTAL - O_BANKER] = TOTAL_SCALED[total]
+    row[at + O_BANKER_SOFT - O_BANKER] = 1.0 if soft else 0.0
+    row[at + O_BANKER_BUST - O_BANKER] = 1.0 if total > 21 else 0.0
+    if hidden == 0 and visible == 2 and is_pontoon_pair(k8, K_O_BC, 2):
+        row[at + O_BANKER_PONTOON - O_BANKER] = 1.0
+    if c[C_BANKER_TRICK] != 0 and hidden == 0 and visible >= enc.MAX_CARDS and total <= 21:
+        row[at + O_BANKER_FIVE_CARD_TRICK - O_BANKER] = 1.0
+
+
+@jit(I32ROW, I64, I64, F32ROW, I)
+def encode_count(t, c, counts, row, at):
+    """The COUNT block of ObservationEncoder.encode at ``row[at:]``: per rank the fraction seen, then
+    the fraction of the shoe seen."""
+    seen = 0
+    scaled = COUNT_SCALED[c[C_DECKS]]
+    for r in range(13):
+        seen += counts[r]
+        row[at + r] = scaled[min(counts[r], 4 * MAX_DECKS)]
+    row[at + 13] = clip(seen / t[T_SHOE_SIZE], 0.0, 1.0)
 
 
 @jit(ROWS, I64, F64, I64, I, I, I64, F32ROW)
@@ -1544,42 +1624,7 @@ def encode(t, k8, c, f, mv, n, current, counts, row):
     row[O_CHIP_BALANCE] = clip((t[BALANCES + seat] - c[C_STARTING_CHIPS]) / unit, -CHIP_BOUND, CHIP_BOUND)
     for r in range(13):
         counts[r] = k8[K_O_SEEN + r]
-    # the banker's visible cards
-    own_bank = seat == banker
-    visible = 0
-    hard = 0
-    ace = False
-    first = -1
-    for p in range(t[T_BANKER_CARDS]):
-        if own_bank or k8[K_O_BU + p] != 0:
-            card = k8[K_O_BC + p]
-            if first < 0:
-                first = card
-            visible += 1
-            value = card_value(card)
-            hard += value
-            ace = ace or value == 1
-            rank = card // 4
-            row[O_BANKER_RANKS + rank] = row[O_BANKER_RANKS + rank] + FIFTH
-            counts[rank] += 1
-    bound = f[F_BANKER_CARDS_BOUND]
-    for r in range(13):
-        if row[O_BANKER_RANKS + r] > bound:
-            row[O_BANKER_RANKS + r] = bound
-    if first >= 0:
-        row[O_BANKER_FIRST + first // 4] = 1.0
-    soft = ace and hard + 10 <= 21
-    total = hard + 10 if soft else hard
-    hidden = t[T_BANKER_CARDS] - visible
-    row[O_BANKER_VISIBLE] = min(CARDS_SCALED[visible], bound)
-    row[O_BANKER_HIDDEN] = HIDDEN_SCALED[hidden]
-    row[O_BANKER_TOTAL] = TOTAL_SCALED[total]
-    row[O_BANKER_SOFT] = 1.0 if soft else 0.0
-    row[O_BANKER_BUST] = 1.0 if total > 21 else 0.0
-    if hidden == 0 and visible == 2 and is_pontoon_pair(k8, K_O_BC, 2):
-        row[O_BANKER_PONTOON] = 1.0
-    if c[C_BANKER_TRICK] != 0 and hidden == 0 and visible >= enc.MAX_CARDS and total <= 21:
-        row[O_BANKER_FIVE_CARD_TRICK] = 1.0
+    encode_banker(t, k8, c, f, row, O_BANKER, counts)
     # the hands
     for k in range(hands):
         start = O_HANDS + HAND_SIZE * k
@@ -1587,17 +1632,86 @@ def encode(t, k8, c, f, mv, n, current, counts, row):
         if k == current:
             for o in range(HAND_SIZE):
                 row[O_CURRENT + o] = row[start + o]
-    seen = 0
-    scaled = COUNT_SCALED[c[C_DECKS]]
-    for r in range(13):
-        seen += counts[r]
-        row[O_COUNT_RANKS + r] = scaled[min(counts[r], 4 * MAX_DECKS)]
-    row[O_COUNT_SHOE] = clip(seen / t[T_SHOE_SIZE], 0.0, 1.0)
+    encode_count(t, c, counts, row, O_COUNT)
     row[O_EPISODE] = (c[C_DEALS_PER_EPISODE] - t[T_DEALS]) / c[C_DEALS_PER_EPISODE]
 
 
-@jit(ROWS, I64, F64, I64, I64, F32ROW, BOOLS)
-def refresh(t, k8, c, f, mv, counts, row, mask):
+@jit(F)
+def chip_feature(chips):
+    """features.compact_observation's log-scaled chip feature of a chip count in base stakes (the flat
+    row's float32 value, then log1p in float64)."""
+    flat = np.float32(clip(chips, 0.0, CHIP_BOUND))
+    if flat == 0:
+        return 0.0  # log1p(0), without the call (no Shoot: every chip feature is 0)
+    return np.log1p(np.float64(flat)) / CHIP_LOG_SCALE
+
+
+@jit(F32ROW, F32ROW)
+def compact_hand(hand, row):
+    """The TOTAL and HAND parts of features.compact_observation from the pending hand's flat slot, with
+    the same float32 arithmetic."""
+    present = hand[OH_PRESENT]
+    total = int(np.rint(hand[OH_TOTAL] * F32_TOTAL_SCALE))
+    row[CF_TOTAL + min(total, COMPACT_TOTALS)] = present
+    cards = np.rint(hand[OH_VISIBLE] * F32_CARDS + hand[OH_HIDDEN] * F32_CARDS)
+    held = min(max(int(cards), 1), enc.MAX_CARDS) - 1
+    row[CF_HAND + CH_CARDS + held] = present if cards >= 1 else np.float32(0.0)
+    most = np.float32(0.0)
+    for r in range(13):
+        most = max(most, np.rint(hand[OH_RANKS + r] * F32_CARDS))
+    original = hand[OH_ORIGINAL]
+    ratio = hand[OH_STAKE] / (np.float32(4.0) * original) if original > 0 else np.float32(0.0)
+    row[CF_HAND + CH_PRESENT] = present
+    row[CF_HAND + CH_SOFT] = hand[OH_SOFT]
+    row[CF_HAND + CH_PAIR] = 1.0 if cards == 2 and most == 2 else 0.0
+    row[CF_HAND + CH_STAKE_RATIO] = min(ratio, np.float32(1.0))
+    row[CF_HAND + CH_BUYS] = hand[OH_BUYS]
+    row[CF_HAND + CH_TWISTS] = hand[OH_TWISTS]
+    row[CF_HAND + CH_DOUBLED] = hand[OH_DOUBLED]
+    row[CF_HAND + CH_FROM_SPLIT] = hand[OH_FROM_SPLIT]
+    row[CF_HAND + CH_SHOOT_BET] = 1.0 if hand[OH_SHOOT_BET] > 0 else 0.0
+
+
+@jit(ROWS, I64, F64, I64, I, I, I64, F32ROW, F32ROW)
+def encode_compact(t, k8, c, f, mv, n, current, counts, row, hand):
+    """features.compact_observation of the agent seat's observation, written without the flat row:
+    the blocks it copies, the pending hand (encoded alone into ``hand``, one slot of scratch; the other
+    hands only counted), the banker's and the count's blocks, the chips and the episode."""
+    for o in range(row.shape[0]):
+        row[o] = 0.0
+    seat = c[C_SEAT]
+    banker = t[T_BANKER]
+    row[CF_PHASE + t[T_PHASE]] = 1.0
+    if to_act(t, c) == seat:
+        point = shoot_bet_point(t, c)
+        if point >= 0:
+            row[CF_BET_POINT + point] = 1.0
+    for m in range(n):
+        row[CF_LEGAL_KINDS + mv[MOVE * m]] = 1.0
+    for r in range(13):
+        counts[r] = k8[K_O_SEEN + r]
+    encode_banker(t, k8, c, f, row, CF_BANKER, counts)
+    for o in range(CF_BANKER, CF_BANKER + BANKER_SIZE):
+        if row[o] > 1.0:
+            row[o] = 1.0
+    for k in range(t[T_HANDS]):
+        if k == current:
+            for o in range(HAND_SIZE):
+                hand[o] = 0.0
+            encode_hand(t, k8, c, k, hand, 0, seat, banker, True, counts)
+            compact_hand(hand, row)
+        else:
+            count_seen(t, k8, c, k, seat, counts)
+    encode_count(t, c, counts, row, CF_COUNT)
+    unit = float(c[C_BASE_STAKE])
+    row[CF_CHIPS] = chip_feature(t[T_SHOOT] / unit)
+    row[CF_CHIPS + 1] = chip_feature(t[T_RESERVE] / unit)
+    row[CF_CHIPS + 2] = chip_feature(shoot_capacity(t, c) / unit)
+    row[CF_EPISODE] = (c[C_DEALS_PER_EPISODE] - t[T_DEALS]) / c[C_DEALS_PER_EPISODE]
+
+
+@jit(ROWS, I64, F64, I64, I64, F32ROW, BOOLS, F32ROW)
+def refresh(t, k8, c, f, mv, counts, row, mask, hand):
     """PontoonSeatEnv._refresh: the agent's mask and observation; once the episode is over the
     mask allows every index (the reset that follows ignores the action)."""
     n = agent_moves(t, k8, c, mv)
@@ -1607,23 +1721,29 @@ def refresh(t, k8, c, f, mv, counts, row, mask):
             mask[a] = True
     else:
         write_mask(t, c, f, mv, n, current, mask)
-    if c[C_BLIND] == 0:
+    if c[C_BLIND] != 0:
+        return
+    if c[C_COMPACT] != 0:
+        encode_compact(t, k8, c, f, mv, n, current, counts, row, hand)
+    else:
         encode(t, k8, c, f, mv, n, current, counts, row)
 
 
-V_CURRENT, V_CAPACITY, V_POINT, V_MOVES = range(4)
+V_CURRENT, V_CAPACITY, V_POINT, V_TO_ACT, V_MOVES = range(5)
 VIEW_FIELDS = V_MOVES + 1
 """view_fields' answer: the pending hand (-1: none), the Shoot's room, the open betting point (-1:
-none), the number of legal moves, then (kind, low, high) per move."""
+none), the seat to act (-1: none), the number of legal moves, then (kind, low, high) per move."""
 
 
 @jit(ROWS, I64, I64, entry=True)
 def view_fields(t, k8, c, out):
-    """The parts of the agent's view that follow from the rules, for ``readout.batch_seat_view``."""
+    """The parts of the agent's view and the table's state that follow from the rules, for
+    ``readout.batch_seat_view`` and ``readout.batch_facts``."""
     current = current_hand(t, c)
     out[V_CURRENT] = current
     out[V_CAPACITY] = shoot_capacity(t, c)
     out[V_POINT] = shoot_bet_point(t, c) if current >= 0 else -1
+    out[V_TO_ACT] = to_act(t, c)
     out[V_MOVES] = agent_moves(t, k8, c, out[VIEW_FIELDS:])
 
 
@@ -1680,8 +1800,8 @@ def take_action(t, k8, c, f, tab, a, mv, rng, out, counts, mask):
     return False
 
 
-@jit(ROWS, CFG, B, B, I, I, I64, RNG, I64, I64, F32ROW, BOOLS, ir=True)
-def env_turn(t, k8, c, f, tab, reset, carry, key, a, mv, rng, out, counts, row, mask):
+@jit(ROWS, CFG, B, B, I, I, I64, RNG, I64, I64, F32ROW, BOOLS, F32ROW, ir=True)
+def env_turn(t, k8, c, f, tab, reset, carry, key, a, mv, rng, out, counts, row, mask, hand):
     """One table's reset (``reset``: PontoonSeatEnv.reset with ``carry`` and the shuffle ``key``;
     returns 0) or step (the action ``a``: PontoonSeatEnv.step, never strict; returns the reward), up
     to the agent's next decision, and its observation and mask written."""
@@ -1696,7 +1816,7 @@ def env_turn(t, k8, c, f, tab, reset, carry, key, a, mv, rng, out, counts, row, 
             fail(t, 0, E_NO_DECISION)
     else:
         t[T_TERMINAL] = 1 if terminated else 0
-    refresh(t, k8, c, f, mv, counts, row, mask)
+    refresh(t, k8, c, f, mv, counts, row, mask, hand)
     if reset:
         return 0.0
     now = wealth(t, c, c[C_SEAT])
@@ -1706,8 +1826,9 @@ def env_turn(t, k8, c, f, tab, reset, carry, key, a, mv, rng, out, counts, row, 
 
 
 # =========================================================================== batches (entry points)
-@jit(I32ROWS, I8ROWS, CFG, F32ROWS, BOOLROWS, I64, BOOLS, B, B, I64, F32, BOOLS, RNG, I64, entry=True)
-def play_tables(t, k8, c, f, tab, obs, mask, actions, resets, carry, step, keys, rewards, terminated, rng, scratch):
+@jit(I32ROWS, I8ROWS, CFG, F32ROWS, BOOLROWS, I64, BOOLS, B, B, I64, F32, BOOLS, RNG, I64, F32, entry=True)
+def play_tables(t, k8, c, f, tab, obs, mask, actions, resets, carry, step, keys, rewards, terminated, rng, scratch,
+                hand_row):
     """The batch's one entry point for an env: every table i with ``resets[i]`` starts a new episode
     (PontoonSeatEnv.reset; shuffle key ``keys[i]``, drawn when negative; ``carry`` keeps a persistent
     shoe), with reward 0, not terminated; with ``step``, every other table takes the step
@@ -1722,7 +1843,7 @@ def play_tables(t, k8, c, f, tab, obs, mask, actions, resets, carry, step, keys,
             continue
         key = (keys[i] if keys[i] >= 0 else draw_key(rng)) if reset else 0
         rewards[i] = env_turn(t[i], k8[i], c, f, tab, reset, carry, key, actions[i], mv, rng, out, counts, obs[i],
-                              mask[i])
+                              mask[i], hand_row)
         terminated[i] = not reset and t[i, T_TERMINAL] != 0
 
 
@@ -1971,9 +2092,9 @@ def record_episode(t, k8, c, hand, episode_return, returns, per_stake, shoot_par
 
 
 @jit(I32ROWS, I8ROWS, CFG, I32, F32ROWS, BOOLROWS, I64, B, I, I, I, F64S, F64S, F64S, F64S, I8S, I64, I64,
-     I64, RNG, I64, entry=True)
+     I64, RNG, I64, F32, entry=True)
 def play_hands(t, k8, c, f, tab, pol, obs, mask, actions, external, seed, hands, budget, running, returns,
-               per_stake, shoot_part, outcome, shoot_after, totals, decisions, rng, scratch):
+               per_stake, shoot_part, outcome, shoot_after, totals, decisions, rng, scratch, hand_row):
     """An evaluation's hands: table i plays hands i, i + N, i + 2N, ... below ``hands``, hand h dealt
     with the key hand_key(seed, h) from a fresh table (as the scalar tournament resets hand h with
     seed + h). ``external``: one step per table with ``actions`` (a table whose episode ends is reset
@@ -2011,7 +2132,8 @@ def play_hands(t, k8, c, f, tab, pol, obs, mask, actions, external, seed, hands,
                     decisions[cell * actions_n + a] += 1
                 key = 0
             # one call site for both, so that the game is compiled into this entry point once
-            reward = env_turn(row, row8, c, f, tab, reset, False, key, a, mv, rng, out, counts, obs[i], mask[i])
+            reward = env_turn(row, row8, c, f, tab, reset, False, key, a, mv, rng, out, counts, obs[i], mask[i],
+                              hand_row)
             if reset:
                 running[i] = 0.0
                 continue

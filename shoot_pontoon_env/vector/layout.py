@@ -15,12 +15,12 @@ from typing import NamedTuple
 import numpy as np
 
 from ..actions import ActionKind
-from ..cards import CARDS_PER_DECK, HandClass, HandRank, evaluate
+from ..cards import CARDS_PER_DECK, FIVE_CARDS, HandClass, HandRank, evaluate
 from ..engine.hand import Hand
 from ..engine.settlement import Outcome, is_special_pontoon, showdown
 from ..engine.table import MAX_PLAYERS, Phase, Stage
-from ..envs import encoding as enc
-from ..envs.action_table import ActionTable
+from ..seat import encoding as enc
+from ..seat.action_table import ActionTable
 from ..rules import CHIP_LIMIT, DRAW_ON_21_KINDS, Rules
 from ..strategies import (
     DealerRulesBanker,
@@ -42,8 +42,8 @@ PH_STAKES, PH_SHOOT_BETS, PH_PLAY, PH_BANKER, PH_BANK_DECISION, PH_DEAL_OVER = (
 HC_BUST, HC_TOTAL, HC_TWENTY_ONE, HC_FIVE_CARD_TRICK, HC_PONTOON = (int(c) for c in HandClass)
 O_LOSE, O_PUSH, O_WIN = (int(o) for o in Outcome)
 
-MAX_HAND_CARDS = 5
-"""A punter hand stands at five cards."""
+MAX_HAND_CARDS = FIVE_CARDS
+"""A punter hand stands at five cards (``cards.FIVE_CARDS``, under the name the kernel reads)."""
 MAX_BANKER_CARDS = 22
 """A banker hand that draws on past five cards (at most 21 aces and a card that busts: the most
 ``Rules.banker_card_limit`` gives)."""
@@ -86,8 +86,8 @@ ERRORS = {
  C_DOUBLE_STAKES, C_SPLIT_BY_VALUE, C_MAX_SPLIT_HANDS, C_PONTOON_AFTER_SPLIT, C_PLAYERS, C_SEAT,
  C_BANKER_SEAT_ENV, C_DEALS_PER_EPISODE, C_STARTING_CHIPS, C_ACTIONS, C_SLOTS, C_SHOE_FULL,
  C_O_FEED_LEN, C_O_SHOE, C_O_FEED, C_FEED_CAPACITY, C_O_ACT_KIND, C_O_ACT_AMOUNT, C_O_STRAT,
- C_BANKER_STOPS_AT_FIVE, C_AUTOPILOT, C_BLIND, C_O_BY_KIND) = range(55)
-C_FIELDS = 55
+ C_BANKER_STOPS_AT_FIVE, C_AUTOPILOT, C_BLIND, C_O_BY_KIND, C_COMPACT) = range(56)
+C_FIELDS = 56
 """Fixed fields of the int64 config (rules, seats, and the offsets of the parts of a table's rows
 that depend on its size; the balances, the hands and their cards lie at fixed places: BALANCES,
 HANDS, K_FIXED). The action table and the players follow at C_O_ACT_KIND, C_O_ACT_AMOUNT and
@@ -123,7 +123,8 @@ SF_A, SF_B = range(2)
 AP_NONE, AP_STRATEGY, AP_TABLE, AP_UNIFORM = range(4)
 """How the kernel plays the agent's seat itself in an evaluation (C_AUTOPILOT): not at all, by the
 rule-based player in strategy slot ``num_players``, by a solver's policy table, uniformly over the mask.
-C_BLIND: no observation is encoded (an evaluation whose agent the kernel plays needs only the mask)."""
+C_BLIND: no observation is encoded (an evaluation whose agent the kernel plays needs only the mask);
+C_COMPACT: the observation is features.compact_observation's, written directly."""
 BATCHED_STRATEGIES = (Strategy, RandomPlayer, ThresholdPunter, TipsPunter, StandOnBanker, DealerRulesBanker,
                       ShootAwareBanker)
 

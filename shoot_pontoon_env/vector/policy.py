@@ -17,18 +17,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..rules import Rules
+from ..cards import FIVE_CARDS
+from ..rules import MAX_DRAWS, MAX_STAKE_MULTIPLE, Rules
 from ..solver.player import OptimalPunter
-from ..solver.space import LEVELS, MAX_CARDS, NUM_VALUES
+from ..solver.space import LEVELS, NUM_VALUES
 from ..strategies import Strategy
 from .layout import AP_STRATEGY, AP_TABLE, AP_UNIFORM, UnbatchableStrategy, strategy_code
 
 (P_CTX, P_FLAG, P_START, P_SPLIT, P_STAKE, P_CHILD, P_ACT, P_LEVEL_SIZE, P_FLAGS) = (
-    0, 1, 2, 3, 4, 5, 5 + MAX_CARDS, 5 + 2 * MAX_CARDS, 5 + 3 * MAX_CARDS)
+    0, 1, 2, 3, 4, 5, 5 + FIVE_CARDS, 5 + 2 * FIVE_CARDS, 5 + 3 * FIVE_CARDS)
 (P_SHOOT, P_OPEN, P_BET_DEAL, P_BET_SECOND, P_BET_FOURTH, P_SPLIT_OPEN, P_SPLIT_FULL, P_ACT_OPEN, P_ACT_FULL) = (
     P_FLAGS + 1, P_FLAGS + 2, P_FLAGS + 3, P_FLAGS + 4, P_FLAGS + 5, P_FLAGS + 6, P_FLAGS + 7, P_FLAGS + 8,
-    P_FLAGS + 8 + MAX_CARDS)
-HEADER = P_ACT_FULL + MAX_CARDS
+    P_FLAGS + 8 + FIVE_CARDS)
+HEADER = P_ACT_FULL + FIVE_CARDS
 """Header: offsets of the context map (11 x 11: up card + 1, split card + 1), the flag map
 (stake multiple 0..20 x buys 0..3 x twisted x doubled), the first card's node (10), the split plans
 (11 x 10 x 2), the stake, the child table of each level, the action table of each level (context x
@@ -37,8 +38,9 @@ node x flag), each level's size, and the number of flag states. Then the Shoot p
 (P_OPEN), the bet before the deal, the bets before the second card (11 x 10: up card + 1, first
 card) and before the fourth (context x three-card node x flag), the split plans of a hand with the
 fourth-card bet ahead and with the allowance riding, and the action tables of both states."""
-MAX_STAKE_MULTIPLE = 20
-MAX_BUYS = 3
+MAX_BUYS = MAX_DRAWS
+"""The flag map's stake multiples run to the largest ``Rules.max_stake_multiple`` (MAX_STAKE_MULTIPLE),
+its buys to the largest ``Rules.max_buys`` (MAX_DRAWS)."""
 
 
 def policy_table(strategy: OptimalPunter, *, base_stake: int, min_stake: int, max_stake: int) -> np.ndarray:
@@ -76,7 +78,7 @@ def policy_table(strategy: OptimalPunter, *, base_stake: int, min_stake: int, ma
 
     header[P_SPLIT] = add(split_plans(sol.splits))
     header[P_STAKE] = min(max(base_stake, min_stake), max_stake)
-    for level in range(MAX_CARDS):
+    for level in range(FIVE_CARDS):
         header[P_CHILD + level] = add(LEVELS[level].child)
         header[P_ACT + level] = add(sol.closed[level].act)
         header[P_LEVEL_SIZE + level] = LEVELS[level].n
@@ -93,7 +95,7 @@ def policy_table(strategy: OptimalPunter, *, base_stake: int, min_stake: int, ma
         header[P_BET_FOURTH] = add(shoot.bet_fourth.astype(np.int32))
         header[P_SPLIT_OPEN] = add(split_plans(shoot.splits_open))
         header[P_SPLIT_FULL] = add(split_plans(shoot.splits_full))
-        for level in range(MAX_CARDS):
+        for level in range(FIVE_CARDS):
             header[P_ACT_OPEN + level] = add(shoot.open[level].act)
             header[P_ACT_FULL + level] = add(shoot.full[level].act)
     return np.concatenate([header] + parts)

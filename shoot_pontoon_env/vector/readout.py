@@ -18,12 +18,13 @@ from ..engine.table import Phase
 from ..engine.view import SeatView, seen_cards
 from ..rules import SHOOT_BET_POINTS, Rules
 from .engine import TableBatch
-from .kernel import MOVE, VIEW_FIELDS, view_fields
+from ..seat.episode import TableFacts
+from .kernel import MOVE, V_TO_ACT, VIEW_FIELDS, view_fields
 from .layout import (
     BALANCES, C_PLAYERS, C_SEAT, HAND_BYTES, HAND_UP, H_BOX, H_BUYS, H_CARDS, H_DONE, H_DOUBLED, H_FOURTH_OFFERED,
     H_FROM_SPLIT, H_ORIGINAL, H_RESHUFFLED, H_RESULT, H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, H_TWISTS,
     H_WON_FROM_SHOOT, K_FIXED, K_O_BC, K_O_BU, K_O_SEEN, T_BANKER, T_BANKER_CARDS, T_PHASE, T_RESERVE, T_SHOE_SIZE,
-    T_SHOOT,
+    T_SHOOT, T_TURNOVERS,
 )
 
 
@@ -48,7 +49,7 @@ def batch_seat_view(batch: TableBatch, rules: Rules, table: int = 0) -> SeatView
     t, k8, c = batch.t[table], batch.k8[table], batch.config.c
     out = np.zeros(VIEW_FIELDS + MOVE * 8, dtype=np.int64)  # room for 8 moves, as the kernel's scratch_size
     view_fields(t, k8, c, out)
-    current, capacity, point, moves = out[:VIEW_FIELDS].tolist()
+    current, capacity, point, _, moves = out[:VIEW_FIELDS].tolist()
     seat, banker = int(c[C_SEAT]), int(t[T_BANKER])
     counts = k8[K_O_SEEN:K_O_SEEN + 13].tolist()
     dealt = int(t[T_BANKER_CARDS])
@@ -63,3 +64,15 @@ def batch_seat_view(batch: TableBatch, rules: Rules, table: int = 0) -> SeatView
         hands, banker_cards, dealt - len(banker_cards), np.array(counts, dtype=np.int64),
         int(t[T_SHOE_SIZE]), int(t[BALANCES + seat]), int(c[C_PLAYERS]),
     )
+
+
+def batch_facts(batch: TableBatch, table: int = 0) -> TableFacts:
+    """The public state of table ``table``, as :meth:`TableEpisode.facts` reads it from a Table."""
+    t, c = batch.t[table], batch.config.c
+    out = np.zeros(VIEW_FIELDS + MOVE * 8, dtype=np.int64)
+    view_fields(t, batch.k8[table], c, out)
+    to_act = int(out[V_TO_ACT])
+    seat = int(c[C_SEAT])
+    return TableFacts(tuple(batch.balances[table].tolist()), int(t[T_SHOOT]), int(t[T_RESERVE]), int(t[T_BANKER]),
+                      to_act if to_act >= 0 else None, int(batch.total_chips()[table]),
+                      int(batch.wealth(seat)[table]), int(t[T_TURNOVERS]))

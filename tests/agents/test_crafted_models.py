@@ -283,10 +283,10 @@ def test_play_refuses_in_one_line_exit_2(crafted, as_folder, capsys):
 
 def test_play_refuses_a_zoo_model_whose_env_id_imports_a_module(clean_run, tmp_path, monkeypatch, capsys):
     """The reported route: ``play --opponents zoo:NAME`` with payload.py in the zoo folder."""
-    import agents.trained
+    import shoot_pontoon_env.play
     from shoot_pontoon_env.play import Console, main
 
-    monkeypatch.setattr(agents.trained, "ZOO", tmp_path / "zoo")
+    monkeypatch.setattr(shoot_pontoon_env.play, "checkout_zoo", lambda: tmp_path / "zoo")
     model = copy_run(clean_run, tmp_path / "zoo" / "evil")
     marker = tmp_path / "payload-ran"
     module_env_id(model, marker)

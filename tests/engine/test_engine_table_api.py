@@ -8,7 +8,7 @@ import pytest
 from scripted import new_table, play
 
 from shoot_pontoon_env.actions import STICK, TWIST, Action, ActionKind, IllegalActionError, shoot_bet, stake
-from shoot_pontoon_env.engine import RESERVE, SHOOT, TABLE, EventKind, Phase, Table
+from shoot_pontoon_env.engine import RESERVE_ACCOUNT, SHOOT_ACCOUNT, TABLE_ACCOUNT, EventKind, Phase, Table
 from shoot_pontoon_env.rules import CASINO
 from shoot_pontoon_env.session import play_deal
 from shoot_pontoon_env.strategies import RandomPlayer
@@ -83,9 +83,9 @@ def test_event_log_records_cards_actions_and_payments():
     cards = [e for e in table.events if e.kind == EventKind.CARD]
     assert [e.face_up for e in cards] == [False] * 6 + [True]
     payments = [(e.amount, e.src, e.dst) for e in table.events if e.kind == EventKind.PAYMENT]
-    assert payments == [(3, TABLE, 0), (4, TABLE, SHOOT)]
+    assert payments == [(3, TABLE_ACCOUNT, 0), (4, TABLE_ACCOUNT, SHOOT_ACCOUNT)]
     assert EventKind.BUST in kinds
-    assert RESERVE == -2
+    assert RESERVE_ACCOUNT == -2
 
 
 def test_same_seed_replays_the_same_session():

@@ -39,14 +39,12 @@ ENGINES = ("table", "batched")
 
 def total_chips(env) -> int:
     """Every chip at the env's table, on either engine."""
-    return int(env._batch.total_chips()[0]) if env._batched else env.table.total_chips
+    return env.episode.facts().total_chips
 
 
 def net_chips(env) -> int:
     """The agent seat's chips won or lost in the episode, on either engine."""
-    if env._batched:
-        return int(env._batch.wealth(env.seat)[0]) - env.starting_chips
-    return env.table.net_position(env.seat)
+    return env.episode.facts().wealth - env.starting_chips
 
 
 def index(env, kind: ActionKind, amount: int = 0) -> int:

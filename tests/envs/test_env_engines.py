@@ -31,7 +31,7 @@ def test_gym_make_plays_exactly_as_make_vec_at_one_table(config):
     seeded and unseeded resets (the vector env's NEXT_STEP autoreset is the scalar env's reset())."""
     env_id, kwargs = config
     env = gym.make(env_id, **kwargs)
-    assert env.unwrapped.engine == "auto" and env.unwrapped._batch is not None
+    assert env.unwrapped.engine == "auto" and env.unwrapped.engine_in_use == "batched"
     vec = gym.make_vec(env_id, num_envs=1, autoreset_mode=AutoresetMode.NEXT_STEP, **kwargs)
     rng = np.random.default_rng(0)
     for episode in range(60):
@@ -59,12 +59,18 @@ def test_gym_make_plays_exactly_as_make_vec_at_one_table(config):
 
 def test_auto_chooses_the_table_where_the_batched_engine_cannot_play():
     env = make(punters=CustomPunter())
-    assert env._batch is None
+    assert env.engine_in_use == "table"
     env.reset(seed=0)
     assert isinstance(env.table, Table)
-    drawn = make(render_mode="ansi")
-    drawn.reset(seed=0)
-    assert drawn._batch is None and "Shoot" in drawn.render()
+
+
+def test_a_render_mode_does_not_choose_the_engine_or_the_cards():
+    plain, drawn = make(), make(render_mode="ansi")
+    assert drawn.engine_in_use == "batched"
+    plain.reset(seed=7)
+    drawn.reset(seed=7)
+    assert plain.hands() == drawn.hands() and "Shoot" in drawn.render()
+    assert "keeps no log" in drawn.render()  # only the Table keeps the deal's log
 
 
 @pytest.mark.parametrize("kwargs, match", [
@@ -72,15 +78,13 @@ def test_auto_chooses_the_table_where_the_batched_engine_cannot_play():
     ({"engine": None}, r"engine = None: expected one of"),
     ({"engine": "batched", "punters": CustomPunter()},
      r"engine = 'batched': punters = CustomPunter\(.*\): the batched engine plays only the library's"),
-    ({"engine": "batched", "render_mode": "ansi"},
-     r"engine = 'batched' with render_mode = 'ansi': only the table engine renders"),
 ])
 def test_a_bad_engine_choice_names_the_argument_and_what_is_allowed(kwargs, match):
     with pytest.raises(ValueError, match=match):
         make(**kwargs)
 
 
-def test_an_episode_on_the_batched_engine_has_no_table_and_no_picture():
+def test_an_episode_on_the_batched_engine_has_no_table_and_no_picture_without_a_render_mode():
     env = make()
     env.reset(seed=0)
     with pytest.raises(RuntimeError, match="engine='table' to read env.table"):
@@ -125,7 +129,7 @@ def test_hands_and_turnovers_read_either_engine():
 
 def test_engine_in_use_says_which_engine_plays():
     assert make().engine_in_use == "batched" and make(engine="table").engine_in_use == "table"
-    assert make(render_mode="ansi").engine_in_use == "table"
+    assert make(render_mode="ansi").engine_in_use == "batched"  # a picture does not choose the engine
     huge = make(starting_chips=10**9)  # chip counts that could pass the batched engine's int32
     assert huge.engine_in_use == "table"
     with pytest.raises(ValueError, match="engine = 'batched': starting_chips = 1000000000.*int32 limit"):

@@ -39,7 +39,11 @@ def test_human_render_prints_and_returns_none(capsys):
     assert env.render() is None
     assert "you are seat 1" in capsys.readouterr().out
     env.step(1)
-    assert "log of this deal" in capsys.readouterr().out  # human mode renders after each step
+    assert "you are seat 1" in capsys.readouterr().out  # human mode renders after each step
+    logged = make(render_mode="human", engine="table")  # the Table keeps the deal's log, and prints it
+    logged.reset(seed=0)
+    logged.step(1)
+    assert "log of this deal" in capsys.readouterr().out
 
 
 def test_event_lines_hide_other_seats_face_down_cards():

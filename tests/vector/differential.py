@@ -20,10 +20,9 @@ from shoot_pontoon_env.shoe import Shoe
 from shoot_pontoon_env.strategies import Strategy
 from shoot_pontoon_env.vector import kernel
 from shoot_pontoon_env.vector.engine import TableBatch
-from shoot_pontoon_env.vector.env import player_arguments
-from shoot_pontoon_env.vector.layout import AP_NONE, T_TURNOVERS
+from shoot_pontoon_env.vector.layout import AP_NONE
 from shoot_pontoon_env.vector.policy import NO_POLICY, BatchPlayer
-from shoot_pontoon_env.vector.readout import batch_hands, batch_seat_view
+from shoot_pontoon_env.vector.readout import batch_facts, batch_hands, batch_seat_view
 
 
 class RecordingShoe(Shoe):
@@ -55,8 +54,7 @@ class Differential:
         player = BatchPlayer.of_strategy(agent, self.envs[0].rules) if agent is not None else None
         if agent is not None and player is None:
             raise ValueError(f"{agent!r} cannot be played by the batched engine")
-        self.batch = TableBatch(self.envs[0], num_tables, player_arguments(self.envs[0], kwargs),
-                                feed_capacity=self.feed_capacity,
+        self.batch = TableBatch(self.envs[0].config, num_tables, feed_capacity=self.feed_capacity,
                                 autopilot=(player.mode, player.strategy) if player else (AP_NONE, None),
                                 policy=player.policy if player else NO_POLICY)
         self.rng = np.random.default_rng(seed)
@@ -70,7 +68,7 @@ class Differential:
 
     # ------------------------------------------------------------------ feeding
     def _feed(self, i: int) -> None:
-        shoe = self.envs[i].table.shoe
+        shoe = self.envs[i].episode.table.shoe
         shoe_id, fed = self.seen[i]
         if shoe_id != id(shoe):
             fed = 0
@@ -81,12 +79,13 @@ class Differential:
 
     # ------------------------------------------------------------------ driving
     def reset(self) -> None:
+        first = []
         for i, env in enumerate(self.envs):
-            obs, info = env.reset(seed=self.seed * 1000 + i)
+            first.append(env.reset(seed=self.seed * 1000 + i))
             self._feed(i)
         self.batch.reset(self.batch_rng, carry=False)
-        for i, env in enumerate(self.envs):
-            self.compare(i, env._observation(), None, False, env._info())
+        for i, (obs, info) in enumerate(first):
+            self.compare(i, obs, None, False, info)
         self.done[:] = False
 
     def _choose(self, env) -> int:
@@ -106,7 +105,7 @@ class Differential:
         if self.agent is not None:
             c = self.batch.config
             kernel.choose_actions(self.batch.t, self.batch.k8, c.c, c.f, c.tab, self.batch.policy, self.batch.mask,
-                                  chosen, self.batch.rng_handle(self.batch_rng), self.batch._scratch)
+                                  chosen, self.batch.rng_handle(self.batch_rng), self.batch.scratch)
         results = []
         for i, env in enumerate(self.envs):
             if self.done[i]:
@@ -138,9 +137,11 @@ class Differential:
 
     # ------------------------------------------------------------------ comparing
     def compare(self, i: int, obs: np.ndarray, reward: float | None, terminated: bool, info: dict) -> None:
+        """The table engine's episode (through the Episode interface, ``seat/episode.py``) against table
+        ``i`` of the batch (read back by ``vector/readout.py``)."""
         env, batch = self.envs[i], self.batch
+        episode = env.episode
         where = f"table {i}, step {self.steps} ({env.rules.name}, seat {env.seat})"
-        table = env.table
         different = np.flatnonzero(obs != batch.obs[i])
         assert different.size == 0, f"{where}: observation differs at {different.tolist()}: " \
                                     f"scalar {obs[different].tolist()}, batch {batch.obs[i][different].tolist()}"
@@ -150,17 +151,11 @@ class Differential:
             assert bool(terminated) == bool(batch.terminated[i]), f"{where}: termination differs"
             assert bool(info["illegal_action"]) == bool(batch.illegal[i]), f"{where}: illegal flag differs"
         assert info["deal"] == batch.deals[i], f"{where}: deal counter differs"
-        assert list(table.balances) == batch.balances[i].tolist(), f"{where}: balances differ"
-        assert (table.shoot, table.reserve, table.banker) == (
-            batch.shoot[i], batch.reserve[i], batch.banker[i]), f"{where}: Shoot, reserve or banker differ"
-        assert table.total_chips == batch.total_chips()[i], f"{where}: chips differ"
-        assert table.wealth(env.seat) == batch.wealth(env.seat)[i], f"{where}: the seat's wealth differs"
-        hands = batch.hands_of(i)
-        assert len(hands) == len(table.hands), f"{where}: number of hands differs"
-        assert batch_hands(batch, i) == table.hands, f"{where}: hands differ"
-        assert table.turnovers == batch.t[i, T_TURNOVERS], f"{where}: bank turnovers differ"
+        assert episode.facts() == batch_facts(batch, i), \
+            f"{where}: the table differs:\n{episode.facts()}\n{batch_facts(batch, i)}"
+        assert batch_hands(batch, i) == episode.hands(), f"{where}: hands differ"
         view = batch_seat_view(batch, env.rules, i)
-        assert views_equal(view, env.view), f"{where}: the seat's view differs:\n{view}\n{env.view}"
+        assert views_equal(view, episode.view), f"{where}: the seat's view differs:\n{view}\n{episode.view}"
 
 
 def views_equal(a: SeatView, b: SeatView) -> bool:

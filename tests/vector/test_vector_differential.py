@@ -22,6 +22,7 @@ PRESET_CONFIGS = [
     ("ShootPontoon-v0", {"deals_per_episode": 5, "banker": "shoot_aware", "agent_banker": "shoot_aware"}),
     ("ShootPontoon-Playtech-v0", {}),
     ("ShootPontoon-Casino-v0", {}),
+    ("ShootPontoon-v0", {"observation": "compact", "deals_per_episode": 3, "rules": {"preset": "shoot", "shoe": "persistent"}}),
     ("ShootPontoonBanker-v0", {}),
     ("ShootPontoonBanker-v0", {"deals_per_episode": 5, "punters": ["tips", "threshold", "shoot_aware"]}),
 ]
@@ -53,6 +54,7 @@ def table_variations(draw) -> tuple[str, dict]:
     """A Rules drawn around a preset (every option the engine has) and a table for one seat."""
     base = draw(st.sampled_from([SHOOT, CASINO, PLAYTECH]))
     shoot = draw(st.booleans()) if base is SHOOT else False
+    buy_min = draw(st.integers(1, 2))
     changes: dict = {
         "num_decks": draw(st.integers(1, 8)),
         "shoe": draw(st.sampled_from(["reshuffle", "persistent"])),
@@ -70,11 +72,11 @@ def table_variations(draw) -> tuple[str, dict]:
         "stick_minimum": draw(st.sampled_from([2, 12, 15, 16])),
         "punter_loses_at_or_below": draw(st.sampled_from([None, 15, 16])),
         "draw_on_21": draw(st.sampled_from(DRAW_ON_21_KINDS + (True, False))),
-        "buy_min_multiple": 1,
-        "buy_max_multiple": draw(st.integers(1, 3)),
+        "buy_min_multiple": buy_min,
+        "buy_max_multiple": draw(st.integers(buy_min, 3)),
         "max_buys": draw(st.sampled_from([None, 0, 1, 2])),
         "buy_after_twist": draw(st.booleans()),
-        "max_stake_multiple": draw(st.sampled_from([None, 2, 3, 5])),
+        "max_stake_multiple": draw(st.sampled_from([None, 1 + buy_min, 3, 5])),
         "buy_face_down": draw(st.booleans()),
         "double_stakes": draw(st.booleans()),
         "split_match": draw(st.sampled_from(["rank", "value"])),
@@ -86,6 +88,7 @@ def table_variations(draw) -> tuple[str, dict]:
         "pontoon_pays": draw(st.integers(1, 3)),
         "five_card_trick_pays": draw(st.integers(1, 3)),
         "special_pontoons": draw(st.sampled_from([(), (("A*", "JC"),), (("AS", "J*"), ("A*", "QH"))])),
+        "special_pontoon_pays": draw(st.integers(1, 5)),
     }
     if shoot:
         changes.update(

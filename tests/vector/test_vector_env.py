@@ -219,3 +219,47 @@ def test_the_sb3_adapter_trains_maskable_ppo_and_reports_episodes():
     assert len(returns) == 64 and all(length >= 1 for length in lengths)
     with pytest.raises(ValueError, match="SAME_STEP"):
         PontoonVecEnv(gym.make_vec("ShootPontoon-v0", num_envs=2))
+
+
+@pytest.mark.parametrize("env_id", list(ENV_IDS))
+def test_a_seed_per_table_shuffles_each_table_as_the_scalar_env_with_that_seed(env_id):
+    seeds = [3, 11, 2026]
+    envs = gym.make_vec(env_id, num_envs=3)
+    obs, info = envs.reset(seed=seeds)
+    for i, seed in enumerate(seeds):
+        single = gym.make(env_id).unwrapped
+        single_obs, single_info = single.reset(seed=seed)
+        assert np.array_equal(obs[i], single_obs), f"table {i}, seed {seed}"
+        assert np.array_equal(info["action_mask"][i], single_info["action_mask"])
+    again, _ = envs.reset(seed=seeds)
+    assert np.array_equal(again, obs)
+
+
+@pytest.mark.parametrize("seed, match", [
+    ([1, 2], r"seed = \[1, 2\]: expected None, an int, or a list of 3 non-negative ints"),
+    ([1, 2, -3], r"seed = \[1, 2, -3\]"),
+    ([1, 2, "3"], r"seed = \[1, 2, '3'\]"),
+    (True, r"seed = True"),
+    (1.5, r"seed = 1\.5"),
+])
+def test_a_bad_seed_list_is_refused_by_name(seed, match):
+    envs = gym.make_vec("ShootPontoon-v0", num_envs=3)
+    with pytest.raises(ValueError, match=match):
+        envs.reset(seed=seed)
+
+
+def test_the_batched_env_draws_a_frame_per_table_like_the_scalar_env():
+    pytest.importorskip("PIL")
+    envs = gym.make_vec("ShootPontoon-v0", num_envs=2, render_mode="rgb_array")
+    assert envs.render_mode == "rgb_array" and "rgb_array" in envs.metadata["render_modes"]
+    envs.reset(seed=[5, 6])
+    frames = envs.render()
+    assert len(frames) == 2 and all(f.shape == (540, 960, 3) and f.dtype == np.uint8 for f in frames)
+    single = gym.make("ShootPontoon-v0", render_mode="rgb_array")
+    single.reset(seed=6)
+    assert np.array_equal(frames[1], single.render())
+    texts = gym.make_vec("ShootPontoon-v0", num_envs=2, render_mode="ansi")
+    texts.reset(seed=0)
+    assert all("you are seat 1" in text for text in texts.render())
+    with pytest.raises(ValueError, match=r"render_mode = 'human': expected None or one of \('ansi', 'rgb_array'\)"):
+        gym.make_vec("ShootPontoon-v0", num_envs=2, render_mode="human")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from shoot_pontoon_env.envs import encoding
+from shoot_pontoon_env.seat import encoding, features
 from shoot_pontoon_env.vector import kernel, layout
 
 
@@ -13,7 +13,8 @@ def test_the_fingerprint_written_in_kernel_py_is_that_of_the_constants_now() -> 
     assert kernel.constants_fingerprint() == kernel.CONSTANTS_FINGERPRINT
 
 
-@pytest.mark.parametrize("module, name", [(layout, "T_STAGE"), (layout, "HANDS"), (encoding, "HAND_SIZE")])
+@pytest.mark.parametrize("module, name", [(layout, "T_STAGE"), (layout, "HANDS"), (encoding, "HAND_SIZE"),
+                                          (features, "CF_CHIPS")])
 def test_a_changed_compiled_in_constant_changes_the_fingerprint(monkeypatch, module, name) -> None:
     monkeypatch.setattr(module, name, getattr(module, name) + 1)
     assert kernel.constants_fingerprint() != kernel.CONSTANTS_FINGERPRINT

@@ -108,6 +108,17 @@ def check_engine(value: Any) -> str:
     return value
 
 
+OBSERVATIONS = ("flat", "compact")
+"""A punter seat's observation: the flat encoding of its SeatView (``encoding.py``), or the compact
+features training uses (``features.py``), written by either engine."""
+
+
+def check_observation(value: Any) -> str:
+    if value not in OBSERVATIONS:
+        raise ValueError(f"observation = {value!r}: expected one of {OBSERVATIONS}")
+    return value
+
+
 def check_render_mode(value: Any) -> str | None:
     if value is not None and value not in RENDER_MODES:
         raise ValueError(f"render_mode = {value!r}: expected None or one of {RENDER_MODES}")
