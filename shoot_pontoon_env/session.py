@@ -1,4 +1,6 @@
-"""Playing deals with rule-based players: the loop that the demo, tests and environments share."""
+"""Playing deals with rule-based players at a Table: the loop of `python -m shoot_pontoon_env.simulate`, the
+solver's engine Monte Carlo (`solver/validate.py`), the engine benchmarks and tests. (The envs play their
+own loop, `seat/table_episode.py`.)"""
 
 from __future__ import annotations
 

@@ -84,6 +84,9 @@ class TrainConfig:
                               ("opponent_argument", OPPONENT_ARGUMENTS)):
             if getattr(self, name) not in choices:
                 raise ValueError(f"{name} = {getattr(self, name)!r}: expected one of {choices}")
+        if self.observation == "compact" and "Banker" in str(self.env_id):
+            raise ValueError(f"observation = 'compact' with env_id = {self.env_id!r}: the compact observation is a "
+                             "punter seat's; use observation: flat for the banker")
         for name in ("total_timesteps", "n_envs", "n_steps", "n_epochs", "eval_episodes", "torch_threads"):
             _check_int(name, getattr(self, name), 1)
         rollout = self.n_steps * self.n_envs

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
-import numpy as np
 import yaml
 from stable_baselines3 import PPO
 from stable_baselines3.common.base_class import BaseAlgorithm
@@ -23,7 +22,6 @@ from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
 
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids even without the entry point)
 from agents.safe_load import ModelFileError, checkpoint_params, plain_data
-from shoot_pontoon_env.envs.features import CompactObservation
 
 from .config import TrainConfig, env_kwargs_for
 
@@ -39,15 +37,18 @@ def make_env_fn(config: TrainConfig, index: int, monitor_dir: Path | None = None
                 wrap: Callable[[gym.Env, int], gym.Env] | None = None) -> Callable[[], gym.Env]:
     """Env ``index`` of a run; ``wrap(env, index)`` goes innermost (self-play seats its league there)."""
     def build() -> gym.Env:
-        env = gym.make(config.env_id, **env_kwargs_for(config, index))
+        env = gym.make(config.env_id, **env_kwargs_for(config, index), **observation_kwargs(config))
         if wrap is not None:
             env = wrap(env, index)
-        if config.observation == "compact":
-            env = CompactObservation(env)
         filename = str(monitor_dir / f"env{index}") if monitor_dir is not None else None
         return Monitor(env, filename=filename)
 
     return build
+
+
+def observation_kwargs(config: TrainConfig) -> dict[str, str]:
+    """The env argument that gives the run's observation: the compact one is written by the env itself."""
+    return {"observation": "compact"} if config.observation == "compact" else {}
 
 
 def make_batched_env(config: TrainConfig, count: int) -> VecEnv:
@@ -55,7 +56,6 @@ def make_batched_env(config: TrainConfig, count: int) -> VecEnv:
     tables for each distinct set of env arguments."""
     from gymnasium.vector import AutoresetMode
 
-    from shoot_pontoon_env.envs.features import COMPACT_SIZE, compact_observation
     from shoot_pontoon_env.vector.sb3 import PontoonVecEnv
 
     groups: dict[str, tuple[dict[str, Any], int]] = {}
@@ -63,12 +63,9 @@ def make_batched_env(config: TrainConfig, count: int) -> VecEnv:
         kwargs = env_kwargs_for(config, index)
         key = repr(sorted(kwargs.items()))
         groups[key] = (kwargs, groups.get(key, (kwargs, 0))[1] + 1)
-    venvs = [gym.make_vec(config.env_id, num_envs=n, autoreset_mode=AutoresetMode.SAME_STEP, **kwargs)
-             for kwargs, n in groups.values()]
-    observation = None
-    if config.observation == "compact":
-        observation = (compact_observation, gym.spaces.Box(0.0, 1.0, shape=(COMPACT_SIZE,), dtype=np.float32))
-    return PontoonVecEnv(venvs, observation=observation)
+    venvs = [gym.make_vec(config.env_id, num_envs=n, autoreset_mode=AutoresetMode.SAME_STEP, **kwargs,
+                          **observation_kwargs(config)) for kwargs, n in groups.values()]
+    return PontoonVecEnv(venvs)
 
 
 def make_vec_env(config: TrainConfig, monitor_dir: Path | None = None, count: int | None = None,
