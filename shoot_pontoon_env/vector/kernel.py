@@ -1537,6 +1537,19 @@ def encode_hand(t, k8, c, k, row, start, seat, banker, is_current, counts):
     row[start + OH_RESULT] = clip(t[base + H_RESULT] / unit, -CHIP_BOUND, CHIP_BOUND)
 
 
+@jit(I32ROW, I64, I64, I, F32ROW, I, I, I)
+def encode_decision(t, c, mv, n, row, phase_at, point_at, kinds_at):
+    """The PHASE, BET_POINT and LEGAL_KINDS blocks of ObservationEncoder.encode, at the given places
+    (the flat row's, or the compact row's)."""
+    row[phase_at + t[T_PHASE]] = 1.0
+    if to_act(t, c) == c[C_SEAT]:
+        point = shoot_bet_point(t, c)
+        if point >= 0:
+            row[point_at + point] = 1.0
+    for m in range(n):
+        row[kinds_at + mv[MOVE * m]] = 1.0
+
+
 @jit(ROWS, I64, F64, F32ROW, I, I64)
 def encode_banker(t, k8, c, f, row, at, counts):
     """The BANKER block of ObservationEncoder.encode (the banker's cards the agent seat sees) at
@@ -1600,14 +1613,9 @@ def encode(t, k8, c, f, mv, n, current, counts, row):
     banker = t[T_BANKER]
     players = c[C_PLAYERS]
     unit = float(c[C_BASE_STAKE])
-    row[O_PHASE + t[T_PHASE]] = 1.0
-    if to_act(t, c) == seat:
-        point = shoot_bet_point(t, c)
-        if point >= 0:
-            row[O_BET_POINT + point] = 1.0
+    encode_decision(t, c, mv, n, row, O_PHASE, O_BET_POINT, O_LEGAL_KINDS)
     for m in range(n):
         kind = mv[MOVE * m]
-        row[O_LEGAL_KINDS + kind] = 1.0
         base = O_MOVES + 4 * m
         row[base] = 1.0
         row[base + 1] = kind / (NUM_KINDS - 1)
@@ -1681,13 +1689,7 @@ def encode_compact(t, k8, c, f, mv, n, current, counts, row, hand):
         row[o] = 0.0
     seat = c[C_SEAT]
     banker = t[T_BANKER]
-    row[CF_PHASE + t[T_PHASE]] = 1.0
-    if to_act(t, c) == seat:
-        point = shoot_bet_point(t, c)
-        if point >= 0:
-            row[CF_BET_POINT + point] = 1.0
-    for m in range(n):
-        row[CF_LEGAL_KINDS + mv[MOVE * m]] = 1.0
+    encode_decision(t, c, mv, n, row, CF_PHASE, CF_BET_POINT, CF_LEGAL_KINDS)
     for r in range(13):
         counts[r] = k8[K_O_SEEN + r]
     encode_banker(t, k8, c, f, row, CF_BANKER, counts)
