@@ -38,9 +38,11 @@ class Episode(ABC):
     engine: str
     """``"table"`` or ``"batched"``: which engine plays it."""
 
+    mask: np.ndarray
+    """The legal action indices now, as booleans (the engine's own array: copy it to keep it)."""
+
     def __init__(self, config: SeatConfig) -> None:
         self.config = config
-        self.mask = np.zeros(len(config.action_table), dtype=bool)
         self.deals = 0
         self.terminal = False
         self.illegal = False

@@ -42,9 +42,13 @@ class KernelEpisode(Episode):
         self._read()
         return batch.obs[0].copy(), float(batch.rewards[0]), self.terminal
 
+    @property
+    def mask(self) -> np.ndarray:
+        """The kernel's own mask row (read where it lies: the env copies it once, into its info)."""
+        return self.batch.mask[0]
+
     def _read(self) -> None:
         batch = self.batch
-        self.mask = batch.mask[0].copy()
         self.deals = int(batch.deals[0])
         self.terminal = bool(batch.terminated[0])
         self.illegal = bool(batch.illegal[0])

@@ -50,6 +50,7 @@ class TableEpisode(Episode):
 
     def __init__(self, config: SeatConfig) -> None:
         super().__init__(config)
+        self.mask = np.zeros(len(config.action_table), dtype=bool)
         self.table: Table | None = None
         self._rng: np.random.Generator | None = None
         self._stacked = False
