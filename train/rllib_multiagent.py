@@ -9,64 +9,40 @@ env, module and config are the same; only ``ray.init`` and ``--env-runners`` cha
 
     python -m venv .venv-ray && .venv-ray/bin/pip install -e ".[rllib,dev]"   # or: make install-rllib
 
-Every seat is an agent of ``shoot_pontoon_env.multiagent`` (RLlib's ``PettingZooEnv`` turns the AEC
-turns into its multi-agent steps: only the seat to act observes and acts, and each seat's reward is
-what its chips changed by since its previous turn). All seats map to one shared policy, which sees
-from its observation whether it banks now (``SEAT_IS_BANKER``), so one network learns both roles as
-they move round the table. Illegal actions are masked the way RLlib supports on its new API stack:
-the observation is a Dict of ``observations`` and ``action_mask`` and the module is RLlib's
-``ActionMaskingTorchRLModule``, which adds log(mask) to the logits.
+Every seat of ``--tables`` whole tables is an agent, on the batched engine (``train/rllib_tables.py``:
+one RLlib env of many tables, each env step asks every table's seat to act at once, and every chip of
+reward reaches an action of the seat it belongs to, so each episode's per-seat returns sum to zero).
+All seats map to one shared policy, which sees from its observation whether it banks now
+(``SEAT_IS_BANKER``), so one network learns both roles as they move round the table. Illegal actions
+are masked the way RLlib supports on its new API stack: the observation is a Dict of ``observations``
+and ``action_mask`` and the module is RLlib's ``ActionMaskingTorchRLModule``, which adds log(mask) to
+the logits.
 
-Each iteration prints the env steps (decisions) sampled per second, from RLlib's own counters, and
-the episodes completed.
+Each iteration prints the env steps sampled per second, from RLlib's own counters (one env step is
+one decision at each live table), the agent steps (decisions) per second and the episodes
+completed. An iteration that samples nothing (env runners that return no samples) stops the run with
+one line and exit status 1, and Ray is shut down at once.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo.utils.wrappers import BaseWrapper
 
 from shoot_pontoon_env.cli import Parser, int_in, run
-from shoot_pontoon_env.multiagent import env as table_env
+from train.rllib_tables import rllib_env
 
-ENV_NAME = "shoot_pontoon_table"
+ENV_NAME = "shoot_pontoon_tables"
 POLICY = "table"
 
 
-class RLlibMaskedObservation(BaseWrapper):
-    """The AEC env with observations keyed as RLlib's action-masking module reads them:
-    ``{"observations": ..., "action_mask": float32 0/1}`` (the env's own keys are PettingZoo's classic
-    ``observation`` and an int8 ``action_mask``)."""
-
-    def __init__(self, env: Any) -> None:
-        super().__init__(env)
-        space = env.observation_space(env.possible_agents[0])
-        mask = space["action_mask"]
-        self._space = spaces.Dict({
-            "observations": space["observation"],
-            "action_mask": spaces.Box(0.0, 1.0, shape=mask.shape, dtype=np.float32),
-        })
-
-    def observation_space(self, agent: str) -> spaces.Dict:
-        return self._space
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        observation = self.env.observe(agent)
-        return {"observations": observation["observation"],
-                "action_mask": observation["action_mask"].astype(np.float32)}
-
-
-def make_rllib_env(env_config: dict[str, Any]):
-    """RLlib's env creator: the table (``env_config`` = the env's keyword arguments) as a MultiAgentEnv."""
-    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
-
-    return PettingZooEnv(RLlibMaskedObservation(table_env(**env_config)))
+class SampledNothing(RuntimeError):
+    """An iteration in which RLlib's env runners returned no samples."""
 
 
 def build_config(args: argparse.Namespace):
@@ -75,8 +51,8 @@ def build_config(args: argparse.Namespace):
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
-    env_config = {"rules": args.rules, "num_players": args.num_players, "deals_per_episode": args.deals,
-                  "first_banker": "random"}
+    env_config = {"num_tables": args.tables, "rules": args.rules, "num_players": args.num_players,
+                  "deals_per_episode": args.deals, "first_banker": "random"}
     return (
         PPOConfig()
         .environment(ENV_NAME, env_config=env_config)
@@ -93,12 +69,14 @@ def build_config(args: argparse.Namespace):
     )
 
 
-def samples_per_second(result: dict[str, Any]) -> float:
-    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
+def sampled(result: dict[str, Any]) -> tuple[float, float]:
+    """(env steps, agent steps) RLlib's env runners sampled in the iteration of ``result``."""
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_AGENT_STEPS_SAMPLED, NUM_ENV_STEPS_SAMPLED
 
-    sampled = result.get(ENV_RUNNER_RESULTS, {}).get(NUM_ENV_STEPS_SAMPLED, 0)
-    seconds = result.get("time_this_iter_s") or float("nan")
-    return float(sampled) / seconds
+    runners = result.get(ENV_RUNNER_RESULTS, {})
+    agents = runners.get(NUM_AGENT_STEPS_SAMPLED, 0)
+    agents = sum(agents.values()) if isinstance(agents, dict) else agents
+    return float(runners.get(NUM_ENV_STEPS_SAMPLED, 0)), float(agents)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -109,6 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--env-runners", type=int_in(0), default=1,
                         help="sampling workers (0: sample in the driver); on a cluster, one per CPU you give it")
     parser.add_argument("--num-cpus", type=int_in(1), default=2, help="CPUs Ray may use in local mode")
+    parser.add_argument("--tables", type=int_in(1), default=32,
+                        help="whole tables in each env (one env step asks every table's seat to act)")
     parser.add_argument("--rules", default="shoot", choices=["shoot", "casino", "playtech"])
     parser.add_argument("--num-players", type=int_in(2, 10), default=4)
     parser.add_argument("--deals", type=int_in(1), default=4, help="deals per episode (roles move between them)")
@@ -133,30 +113,44 @@ def _main(argv: list[str]) -> int:
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_EPISODES
     from ray.tune.registry import register_env
 
+    from shoot_pontoon_env.vector import kernel
+    from shoot_pontoon_env.vector.compiler import WHOLE_TABLE
+
+    kernel.compile(WHOLE_TABLE)  # into numba's cache here, so that every env runner loads it at once
     runtime_env = {"env_vars": {"OMP_NUM_THREADS": "1"}}  # small networks: one thread per process
     if args.address is None:
         ray.init(num_cpus=args.num_cpus, include_dashboard=False, runtime_env=runtime_env)
     else:
         ray.init(address=args.address, runtime_env=runtime_env)
-    register_env(ENV_NAME, make_rllib_env)
-    algorithm = build_config(args).build_algo()
     history = []
     try:
+        register_env(ENV_NAME, rllib_env)
+        algorithm = build_config(args).build_algo()
         for iteration in range(1, args.iterations + 1):
             start = time.perf_counter()
             result = algorithm.train()
+            seconds = result.get("time_this_iter_s") or (time.perf_counter() - start)
+            env_steps, agent_steps = sampled(result)
+            if env_steps == 0:
+                raise SampledNothing(f"iteration {iteration}: RLlib's env runners returned no samples in "
+                                     f"{seconds:.0f} s (a machine too busy for --env-runners {args.env_runners}? "
+                                     "try --env-runners 0, which samples in this process)")
             entry = {"iteration": iteration, "seconds": round(time.perf_counter() - start, 2),
-                     "env_steps_per_second": round(samples_per_second(result), 1),
+                     "env_steps_per_second": round(env_steps / seconds, 1),
+                     "agent_steps_per_second": round(agent_steps / seconds, 1),
                      "episodes": int(result.get(ENV_RUNNER_RESULTS, {}).get(NUM_EPISODES, 0))}
             history.append(entry)
             print(json.dumps(entry), flush=True)
         if args.checkpoint:
             algorithm.save_to_path(args.checkpoint)
-    finally:
         algorithm.stop()
-        ray.shutdown()
-    rates = [h["env_steps_per_second"] for h in history[1:]] or [history[-1]["env_steps_per_second"]]
-    print(f"mean env steps/s after the first iteration: {np.mean(rates):.0f}")
+    except SampledNothing as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    finally:
+        ray.shutdown()  # kills the env runners, also those stuck in a sample: no wait at exit
+    rates = [h["agent_steps_per_second"] for h in history[1:]] or [history[-1]["agent_steps_per_second"]]
+    print(f"mean agent steps (decisions)/s after the first iteration: {np.mean(rates):.0f}")
     return 0
 
 

@@ -11,7 +11,9 @@ PettingZoo classic style (needs the ``multiagent`` extra: ``pip install "shoot-p
         action = None if termination or truncation else table.action_space(agent).sample(observation["action_mask"])
         table.step(action)
 
-``raw_env`` is the unwrapped :class:`ShootPontoonAECEnv`; ``env`` adds PettingZoo's order-enforcing
+``batched_env(num_tables, **the same arguments)`` steps many tables at once on the batched engine
+(:class:`BatchedTableEnv`: the seat to act, its observation and mask per table, and every seat's
+reward). ``raw_env`` is the unwrapped :class:`ShootPontoonAECEnv`; ``env`` adds PettingZoo's order-enforcing
 wrapper; ``parallel_env`` is the turn-based parallel form (each step applies the action of the seat
 to act and ignores the others', PettingZoo's ``turn_based_aec_to_parallel``).
 """
@@ -21,16 +23,20 @@ from __future__ import annotations
 from typing import Any
 
 try:
+    from pettingzoo import AECEnv, ParallelEnv
     from pettingzoo.utils import wrappers
-    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+    from pettingzoo.utils.conversions import parallel_to_aec, turn_based_aec_to_parallel
 except ImportError as error:  # pragma: no cover - depends on the installed extras
     raise ImportError(
         "shoot_pontoon_env.multiagent needs PettingZoo: pip install \"shoot-pontoon-env[multiagent]\""
     ) from error
 
-from .table_env import ShootPontoonAECEnv, agent_name, seat_action_table
+from .batched import BatchedTableEnv, batched_env
+from .config import agent_name, seat_action_table
+from .table_env import ShootPontoonAECEnv
 
-__all__ = ["ShootPontoonAECEnv", "agent_name", "env", "parallel_env", "raw_env", "seat_action_table"]
+__all__ = ["BatchedTableEnv", "ShootPontoonAECEnv", "agent_name", "batched_env", "env", "parallel_env", "raw_env",
+           "seat_action_table"]
 
 
 def raw_env(**kwargs: Any) -> ShootPontoonAECEnv:
@@ -38,12 +44,19 @@ def raw_env(**kwargs: Any) -> ShootPontoonAECEnv:
     return ShootPontoonAECEnv(**kwargs)
 
 
-def env(**kwargs: Any) -> wrappers.OrderEnforcingWrapper:
-    """The AEC environment with PettingZoo's order-enforcing wrapper (what classic ``env()`` returns)."""
+def env(**kwargs: Any) -> AECEnv:
+    """The AEC environment with PettingZoo's order-enforcing wrapper (what classic ``env()`` returns):
+    turns in the table's order, the seat to act only. With ``max_cycles`` the turns go in PettingZoo's
+    cycles instead: every live agent steps once per cycle (those not to act with an all-zero mask, and
+    their actions are ignored), one cycle is one decision, and the episode is truncated after
+    ``max_cycles`` of them (PettingZoo's ``parallel_to_aec`` of :func:`parallel_env`)."""
+    if kwargs.get("max_cycles") is not None:
+        return parallel_to_aec(parallel_env(**kwargs))
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
-def parallel_env(**kwargs: Any):
+def parallel_env(**kwargs: Any) -> ParallelEnv:
     """The parallel form: every live agent may send an action each step; the seat to act's is applied
-    (``infos[agent]["active_agent"]`` names it) and the others are ignored. One step is one decision."""
-    return turn_based_aec_to_parallel(env(**kwargs))
+    (``infos[agent]["active_agent"]`` names it) and the others are ignored. One step is one decision,
+    and one cycle in PettingZoo's sense of ``max_cycles``."""
+    return turn_based_aec_to_parallel(wrappers.OrderEnforcingWrapper(raw_env(**kwargs)))

@@ -12,43 +12,25 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from ..actions import IllegalActionError
-from ..engine.table import Phase, Table
-from ..engine.view import SeatView, seat_view
-from ..seat.action_table import ActionEntry, ActionTable, banker_action_table, punter_action_table
-from ..seat.arguments import (check_bool, check_deals_per_episode, check_int, check_penalty, check_players,
-                              check_render_mode, check_rules, check_starting_chips)
+from ..engine.view import SeatView
 from ..envs.base import RESET_OPTIONS, action_index, illegal_message, stacked_option
-from ..seat.encoding import ObservationEncoder
 from ..envs.render import render_text
 from ..envs.window import SeatWindow
-from ..seat.table_episode import carry_shoe, child_rng
 from ..rules import Rules
-
-
-def seat_action_table(
-    rules: Rules,
-    stake_levels: Sequence[int] | None = None,
-    shoot_bet_levels: Sequence[int] | None = None,
-    buy_levels: Sequence[float] | None = None,
-) -> ActionTable:
-    """One action table for a seat that may punt or bank: the punter's table followed by the banker's
-    entries it lacks (keep and sell the bank). Stick and twist mean the same for both roles."""
-    punter = punter_action_table(rules, stake_levels, shoot_bet_levels, buy_levels)
-    kinds = {entry.kind for entry in punter.entries}
-    extra: list[ActionEntry] = [e for e in banker_action_table().entries if e.kind not in kinds]
-    return ActionTable(punter.entries + tuple(extra))
-
-
-def agent_name(seat: int) -> str:
-    return f"seat_{seat}"
+from ..seat.arguments import check_engine, check_render_mode
+from ..seat.episode import TableFacts
+from .config import agent_name, first_banker_of, whole_table_settings
+from .episodes import KernelWholeTable, ReferenceWholeTable, WholeTableEpisode
 
 
 class ShootPontoonAECEnv(AECEnv):
     """A whole Shoot Pontoon table (or a casino Pontoon table, by ``rules``) with every seat an agent.
 
     ## Description
-    ``num_players`` agents ``seat_0`` .. ``seat_{n-1}`` sit clockwise at one engine :class:`Table`.
-    ``first_banker`` holds the first bank; the others punt. Roles change as the rules say: when a deal
+    ``num_players`` agents ``seat_0`` .. ``seat_{n-1}`` sit clockwise at one table, played by the
+    batched engine at one table (``vector/whole_table.py``) or by the reference :class:`Table`, which
+    deals differently for a seed but plays the same rules (``tests/multiagent`` holds the two equal
+    step by step on the same cards). ``first_banker`` holds the first bank; the others punt. Roles change as the rules say: when a deal
     empties the Shoot the bank passes to the next seat, and where the rules allow it the banker may sell
     the bank between deals. Turns follow the engine exactly, as in PettingZoo's classic games:
     ``agent_selection`` is the seat whose decision is pending (stakes and Shoot bets in playing order,
@@ -72,7 +54,7 @@ class ShootPontoonAECEnv(AECEnv):
     ## Rewards
     After every step each agent gets the change of its seat's chips (``Table.wealth``: balance, chips on
     the table, and the Shoot and reserve while it banks) divided by ``rules.base_stake``, as a Python
-    float. Chips are conserved, so the rewards of a step sum to zero over the table (up to float
+    float (the batched engine's float32 reward, the Table's float64). Chips are conserved, so the rewards of a step sum to zero over the table (up to float
     rounding), and so do an episode's. An illegal action costs its agent ``illegal_action_penalty`` on
     top (the one thing that is not zero-sum).
 
@@ -85,7 +67,11 @@ class ShootPontoonAECEnv(AECEnv):
     ## Episode End
     Every agent terminates when the ``deals_per_episode``-th deal is over (after the banker's decision
     about the bank where the rules have bank sales). With ``max_cycles`` every agent is truncated after
-    that many decisions at the table (a cycle is one decision: one step of the parallel form). An
+    that many cycles, PettingZoo's meaning: a cycle is one step of every live agent, which in this
+    turn-based table is one decision (one step of the parallel form, in which every live agent sends
+    an action and the seat to act's is played). This class counts the decisions of its turn-based
+    order; ``multiagent.env(max_cycles=...)`` gives every live agent one turn per cycle (PettingZoo's
+    ``parallel_to_aec`` of the parallel form), as ``max_cycles_test`` expects. An
     illegal action does not end the episode: the engine's ``forfeit`` makes the offending seat's hands in
     play lose as if bust (a banker's hand counts as bust; a bank decision keeps the bank) and the others
     play on. With ``strict=True`` it raises :class:`IllegalActionError` instead and nothing changes.
@@ -95,14 +81,18 @@ class ShootPontoonAECEnv(AECEnv):
     - ``num_players``: seats and agents, 2..10. Default 4.
     - ``first_banker``: the seat holding the first bank, or ``"random"`` (drawn from the reset seed).
     - ``stake_levels``, ``shoot_bet_levels``, ``buy_levels``: as in ``ShootPontoon-v0``.
-    - ``deals_per_episode``: deals in one episode. Default 1.
+    - ``deals_per_episode``: deals in one episode. Default: 1, or with ``max_cycles`` as many as the
+      episode has room for (deals follow one another until the truncation).
     - ``max_cycles``: truncate after this many decisions (None: never).
     - ``illegal_action_penalty``, ``strict``, ``starting_chips``: as in ``ShootPontoon-v0``.
     - ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the table as the seat to act sees it),
       ``"human"`` (prints it after every step) or ``"rgb_array"`` (the single-seat envs' picture of it).
+    - ``engine``: ``"auto"`` (default: the batched engine, or the Table for a table it cannot play, a
+      stacked deal, or where numba is disabled), ``"batched"`` or ``"table"`` (the reference, which
+      keeps an event log for ``render``).
 
     ## Version History
-    - v0: initial version.
+    - v0: initial version; 0.5: the batched engine by default (``engine="table"`` for the Table).
     """
 
     metadata = {"name": "shoot_pontoon_v0", "render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4,
@@ -116,28 +106,26 @@ class ShootPontoonAECEnv(AECEnv):
         stake_levels: Sequence[int] | None = None,
         shoot_bet_levels: Sequence[int] | None = None,
         buy_levels: Sequence[float] | None = None,
-        deals_per_episode: int = 1,
+        deals_per_episode: int | None = None,
         max_cycles: int | None = None,
         illegal_action_penalty: float = 1.0,
         strict: bool = False,
         starting_chips: int = 1000,
         render_mode: str | None = None,
+        engine: str = "auto",
     ) -> None:
         super().__init__()
-        self.rules = check_rules(rules)
-        self.num_players = check_players(num_players)
-        if first_banker != "random":
-            check_int("first_banker", first_banker, 0, self.num_players - 1)
-        self.first_banker = first_banker
-        self.deals_per_episode = check_deals_per_episode(deals_per_episode)
-        self.max_cycles = None if max_cycles is None else check_int("max_cycles", max_cycles, 1)
-        self.illegal_action_penalty = check_penalty(illegal_action_penalty)
-        self.strict = check_bool("strict", strict)
-        self.starting_chips = check_starting_chips(starting_chips)
+        self.settings = whole_table_settings(rules, num_players, first_banker, stake_levels, shoot_bet_levels,
+                                             buy_levels, deals_per_episode, max_cycles, illegal_action_penalty,
+                                             strict, starting_chips)
         self.render_mode = check_render_mode(render_mode)
-        Table(self.rules, self.num_players, rng=np.random.default_rng(0))  # the engine checks the size
-        self.action_table = seat_action_table(self.rules, stake_levels, shoot_bet_levels, buy_levels)
-        self.encoder = ObservationEncoder(self.rules, self.num_players, self.starting_chips)
+        self.engine = check_engine(engine)
+        config = self.settings.config
+        self.rules, self.num_players = config.rules, config.num_players
+        self.first_banker, self.deals_per_episode = first_banker, config.deals_per_episode
+        self.max_cycles, self.strict = self.settings.max_cycles, self.settings.strict
+        self.illegal_action_penalty, self.starting_chips = config.illegal_action_penalty, config.starting_chips
+        self.action_table, self.encoder = config.action_table, config.encoder
         self.possible_agents = [agent_name(s) for s in range(self.num_players)]
         self.seat_of = {agent: s for s, agent in enumerate(self.possible_agents)}
         n = len(self.action_table)
@@ -147,13 +135,13 @@ class ShootPontoonAECEnv(AECEnv):
         })
         self.observation_spaces = {a: observation_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self.table: Table | None = None
+        self._episodes: dict[str, WholeTableEpisode | None] = {}
+        self.episode: WholeTableEpisode | None = None
+        """The episode under way, on its engine (``episodes.py``); None before the first reset."""
         self._np_random: np.random.Generator | None = None
-        self._stacked_episode = False
-        self._deals = 0
         self._decisions = 0
-        self._marks = [0] * self.num_players
-        """Each seat's wealth when rewards were last paid."""
+        if self.engine == "batched":
+            self._episode_on("batched")  # the error now, naming the argument, rather than at reset
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -167,40 +155,31 @@ class ShootPontoonAECEnv(AECEnv):
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         stacked = stacked_option(self._known_options(options))
-        banker = (int(self._np_random.integers(self.num_players)) if self.first_banker == "random"
-                  else self.first_banker)
-        previous = self.table
-        self.table = Table(self.rules, self.num_players, rng=child_rng(self._np_random),
-                           starting_chips=self.starting_chips, banker=banker)
-        if previous is not None and seed is None and stacked is None and not self._stacked_episode:
-            carry_shoe(previous, self.table)
-        self._stacked_episode = stacked is not None
+        banker = first_banker_of(self.settings, self._np_random)
+        episode = self._episode_on("table" if stacked is not None else self.engine)
+        try:
+            episode.reset(self._np_random, banker, carry=seed is None, stacked=stacked)
+        except ValueError as error:  # a stacked shoe the packs cannot hold
+            self.episode = None
+            raise ValueError(f"reset option stacked = {options['stacked']!r}: {error}") from None
+        self.episode = episode
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self._marks = [self.table.wealth(s) for s in range(self.num_players)]
-        self._deals = 0
         self._decisions = 0
-        try:
-            self._start_deal(stacked)
-        except ValueError as error:  # a stacked shoe the packs cannot hold
-            self.table = None
-            raise ValueError(f"reset option stacked = {options['stacked']!r}: {error}") from None
         self.infos = {a: self._info(a) for a in self.agents}
-        self.agent_selection = agent_name(self.table.to_act)
+        self.agent_selection = agent_name(episode.to_act)
         if self.render_mode == "human":
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        view = seat_view(self.table, self.seat_of[agent])
-        deals_left = (self.deals_per_episode - self._deals) / self.deals_per_episode
-        return {"observation": self.encoder.encode(view, deals_left),
-                "action_mask": self.action_table.mask(view).astype(np.int8)}
+        observation, mask = self.episode.observe(self.seat_of[agent])
+        return {"observation": observation, "action_mask": mask}
 
     def step(self, action: Any) -> None:
-        if self.table is None:
+        if self.episode is None:
             raise RuntimeError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -208,23 +187,18 @@ class ShootPontoonAECEnv(AECEnv):
             return
         index = action_index(action, len(self.action_table))
         seat = self.seat_of[agent]
-        view = seat_view(self.table, seat)
-        mask = self.action_table.mask(view)
+        _, mask = self.episode.observe(seat)
         illegal = not mask[index]
         if illegal:
-            message = f"{agent}: {illegal_message(self.action_table, index, mask)}"
+            message = f"{agent}: {illegal_message(self.action_table, index, mask.astype(bool))}"
             if self.strict:
-                raise IllegalActionError(f"index {index} ({self.action_table.entries[index].label})", view.legal,
-                                         message)
-            self.table.forfeit()
-        else:
-            self.table.apply(self.action_table.to_action(index, view))
+                raise IllegalActionError(f"index {index} ({self.action_table.entries[index].label})",
+                                         self.episode.seat_view(seat).legal, message)
+        rewards, over = self.episode.step(index, illegal, self._np_random)
         self._cumulative_rewards[agent] = 0.0
         self._decisions += 1
-        over = self._advance()
-        self._pay_rewards()
-        if illegal:
-            self.rewards[agent] -= self.illegal_action_penalty
+        for s, reward in enumerate(rewards):
+            self.rewards[agent_name(s)] = reward
         self._accumulate_rewards()
         truncated = not over and self.max_cycles is not None and self._decisions >= self.max_cycles
         for a in self.agents:
@@ -236,19 +210,19 @@ class ShootPontoonAECEnv(AECEnv):
         if over or truncated:
             self._deads_step_first()
         else:
-            self.agent_selection = agent_name(self.table.to_act)
+            self.agent_selection = agent_name(self.episode.to_act)
         if self.render_mode == "human":
             self.render()
 
     def render(self) -> str | np.ndarray | None:
-        if self.table is None:
+        if self.episode is None:
             raise RuntimeError("call reset() before render()")
         seat = self.seat_of[self.agent_selection]
-        view = seat_view(self.table, seat)
+        episode = self.episode
+        view = episode.seat_view(seat)
         over = not self.agents or self.terminations[self.agent_selection] or self.truncations[self.agent_selection]
-        table = self.table
-        window = SeatWindow(self.rules, seat, view, tuple(table.balances), table.to_act, list(table.events),
-                            self._deals, self.deals_per_episode, self.action_table, self.action_table.mask(view), over)
+        window = SeatWindow(self.rules, seat, view, episode.facts(seat).balances, episode.to_act, episode.events(), episode.deals,
+                            self.deals_per_episode, self.action_table, self.action_table.mask(view), over)
         if self.render_mode == "rgb_array":
             from ..envs.picture import render_rgb
 
@@ -262,29 +236,31 @@ class ShootPontoonAECEnv(AECEnv):
     def close(self) -> None:
         pass
 
-    # ------------------------------------------------------------------ the table
-    def _start_deal(self, stacked: str | list[int] | None = None) -> None:
-        self.table.start_deal(stacked=stacked)
-        self._deals += 1
-
-    def _advance(self) -> bool:
-        """Start the next deal when one is over; True when the episode is over."""
-        while self.table.phase == Phase.DEAL_OVER:
-            if self._deals >= self.deals_per_episode:
-                return True
-            self._start_deal()
-        return False
-
-    def _pay_rewards(self) -> None:
-        unit = self.rules.base_stake
-        for seat in range(self.num_players):
-            wealth = self.table.wealth(seat)
-            self.rewards[agent_name(seat)] = (wealth - self._marks[seat]) / unit
-            self._marks[seat] = wealth
+    # ------------------------------------------------------------------ the engines
+    def _episode_on(self, engine: str) -> WholeTableEpisode:
+        """This env's episode object on ``engine`` (``"auto"``: the batched engine where it plays the
+        table, else the Table), built once and kept, so that a persistent shoe carries over."""
+        config = self.settings.config
+        if engine == "auto":
+            if "batched" not in self._episodes:
+                try:
+                    self._episodes["batched"] = KernelWholeTable(config)
+                except ValueError:  # chips past the kernel's int32 range, or numba disabled
+                    self._episodes["batched"] = None
+            engine = "table" if self._episodes["batched"] is None else "batched"
+        if self._episodes.get(engine) is None:
+            if engine == "batched":
+                try:
+                    self._episodes[engine] = KernelWholeTable(config)
+                except ValueError as error:
+                    raise ValueError(f"engine = 'batched': {error}") from None
+            else:
+                self._episodes[engine] = ReferenceWholeTable(config)
+        return self._episodes[engine]
 
     def _info(self, agent: str) -> dict[str, Any]:
-        seat = self.seat_of[agent]
-        return {"deal": self._deals, "banker": self.table.banker == seat, "illegal_action": False}
+        return {"deal": self.episode.deals, "banker": self.episode.banker == self.seat_of[agent],
+                "illegal_action": False}
 
     @staticmethod
     def _known_options(options: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -301,8 +277,21 @@ class ShootPontoonAECEnv(AECEnv):
     # ------------------------------------------------------------------ for tests and tools
     def seat_view(self, agent: str) -> SeatView:
         """The :class:`SeatView` that ``observe(agent)`` encodes."""
-        return seat_view(self.table, self.seat_of[agent])
+        return self.episode.seat_view(self.seat_of[agent])
+
+    def facts(self, agent: str | None = None) -> TableFacts:
+        """The table's public state on either engine (balances, Shoot, reserve, banker, seat to act,
+        total chips, ``agent``'s wealth (the seat to act's by default), turnovers)."""
+        return self.episode.facts(self.seat_of[agent or self.agent_selection])
+
+    @property
+    def table(self):
+        """The episode's :class:`Table` on the table engine (the reference, with its event log)."""
+        if self.episode is None or self.episode.engine != "table":
+            raise RuntimeError("this episode runs on the batched engine, which keeps no Table: make the env with "
+                               "engine='table' to read env.table (env.seat_view works with either engine)")
+        return self.episode.table
 
     @property
     def deals_played(self) -> int:
-        return self._deals
+        return self.episode.deals if self.episode is not None else 0

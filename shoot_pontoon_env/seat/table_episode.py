@@ -117,9 +117,7 @@ class TableEpisode(Episode):
         return list(self.table.hands)
 
     def facts(self) -> TableFacts:
-        table = self.table
-        return TableFacts(tuple(table.balances), table.shoot, table.reserve, table.banker, table.to_act,
-                          table.total_chips, table.wealth(self.config.seat), table.turnovers)
+        return table_facts(self.table, self.config.seat)
 
     def events(self) -> list[Event]:
         return list(self.table.events)
@@ -209,3 +207,9 @@ class TableEpisode(Episode):
         deals_left = (config.deals_per_episode - self.deals) / config.deals_per_episode
         flat = config.encoder.encode(self._view, deals_left)
         return compact_observation(flat) if config.observation == "compact" else flat
+
+
+def table_facts(table: Table, seat: int) -> TableFacts:
+    """A Table's public state, with ``seat``'s wealth."""
+    return TableFacts(tuple(table.balances), table.shoot, table.reserve, table.banker, table.to_act,
+                      table.total_chips, table.wealth(seat), table.turnovers)

@@ -29,9 +29,10 @@ from typing import Any, NamedTuple
 import numba
 from numba import njit
 
-ENV, EVALUATION = "env", "evaluation"
-GROUPS = (ENV, EVALUATION)
-"""In compile order: an evaluation's entry points call the env's functions."""
+ENV, EVALUATION, WHOLE_TABLE = "env", "evaluation", "whole_table"
+GROUPS = (ENV, EVALUATION, WHOLE_TABLE)
+"""In compile order: the env's functions first, which every other group's entry points call (and
+nothing else: each of the others is compiled alone after them)."""
 COMPILING_MESSAGE = ("shoot-pontoon-env: compiling the batched engine, once: about 15-30 s (numba caches the "
                      "machine code in {where}; engine='table' plays without it)")
 
@@ -83,13 +84,13 @@ class KernelCompiler:
         return register
 
     # ------------------------------------------------------------------ compiling
-    def compile(self, group: str = EVALUATION) -> None:
-        """Compile ``group`` and every group before it (the default: all of them), once."""
+    def compile(self, group: str | None = None) -> None:
+        """Compile ``group`` after the env's group it calls (None, the default: every group), once."""
         reason = disabled_reason()
         if reason is not None:
             raise RuntimeError(reason)
         with self._lock:
-            for name in GROUPS[:GROUPS.index(group) + 1]:
+            for name in (GROUPS if group is None else dict.fromkeys((ENV, group))):
                 if name not in self._compiled:
                     for item in self._registered:
                         if item.group == name:

@@ -30,7 +30,7 @@ from .policy import MAX_STAKE_MULTIPLE as P_MAX_STAKE_MULTIPLE
 from .policy import (P_ACT, P_ACT_FULL, P_ACT_OPEN, P_BET_DEAL, P_BET_FOURTH, P_BET_SECOND, P_CHILD, P_CTX, P_FLAG,
                      P_FLAGS, P_LEVEL_SIZE, P_OPEN, P_SHOOT, P_SPLIT, P_SPLIT_FULL, P_SPLIT_OPEN, P_STAKE, P_START)
 from .bitgen import HANDLE, next_double
-from .compiler import EVALUATION, KernelCompiler
+from .compiler import EVALUATION, WHOLE_TABLE, KernelCompiler
 from .layout import (
     AP_TABLE, AP_UNIFORM, BALANCES, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BANKER_STOPS_AT_FIVE,
     C_BANKER_TRICK, C_BANK_SALE, C_BANK_SALE_PRICE, C_BASE_STAKE, C_BET_BEFORE_DEAL, C_BET_BEFORE_FOURTH,
@@ -1712,6 +1712,15 @@ def encode_compact(t, k8, c, f, mv, n, current, counts, row, hand):
     row[CF_EPISODE] = (c[C_DEALS_PER_EPISODE] - t[T_DEALS]) / c[C_DEALS_PER_EPISODE]
 
 
+@jit(ROWS, I64, F64, I64, I, I, I64, F32ROW, F32ROW)
+def encode_view(t, k8, c, f, mv, n, current, counts, row, hand):
+    """The observation of c[C_SEAT]'s view in the batch's layout: the flat row or the compact one."""
+    if c[C_COMPACT] != 0:
+        encode_compact(t, k8, c, f, mv, n, current, counts, row, hand)
+    else:
+        encode(t, k8, c, f, mv, n, current, counts, row)
+
+
 @jit(ROWS, I64, F64, I64, I64, F32ROW, BOOLS, F32ROW)
 def refresh(t, k8, c, f, mv, counts, row, mask, hand):
     """PontoonSeatEnv._refresh: the agent's mask and observation; once the episode is over the
@@ -1723,12 +1732,8 @@ def refresh(t, k8, c, f, mv, counts, row, mask, hand):
             mask[a] = True
     else:
         write_mask(t, c, f, mv, n, current, mask)
-    if c[C_BLIND] != 0:
-        return
-    if c[C_COMPACT] != 0:
-        encode_compact(t, k8, c, f, mv, n, current, counts, row, hand)
-    else:
-        encode(t, k8, c, f, mv, n, current, counts, row)
+    if c[C_BLIND] == 0:
+        encode_view(t, k8, c, f, mv, n, current, counts, row, hand)
 
 
 V_CURRENT, V_CAPACITY, V_POINT, V_TO_ACT, V_MOVES = range(5)
@@ -1749,9 +1754,10 @@ def view_fields(t, k8, c, out):
     out[V_MOVES] = agent_moves(t, k8, c, out[VIEW_FIELDS:])
 
 
-@jit(ROWS, CFG, B, I, ir=True)
-def start_episode(t, k8, c, f, carry, key):
-    """PontoonSeatEnv.reset of one table up to its first deal: a fresh table; a persistent shoe
+@jit(ROWS, CFG, B, I, I, ir=True)
+def start_episode(t, k8, c, f, carry, key, banker):
+    """PontoonSeatEnv.reset of one table up to its first deal, ``banker`` holding the bank (the seat
+    envs: seat 0; the whole table: its first banker): a fresh table; a persistent shoe
     carries over (with its count) when ``carry`` and the previous deal was settled
     (PontoonSeatEnv._carry_shoe). Without ``carry`` (a seeded reset) the shoe starts in pack order, so
     that the seed alone decides the game."""
@@ -1769,11 +1775,12 @@ def start_episode(t, k8, c, f, carry, key):
     for field in (T_SHOOT, T_RESERVE, T_BANKER, T_DEAL_NUMBER, T_TURNOVERS, T_HANDS, T_BANKER_CARDS,
                   T_REVEALED, T_FORFEITED, T_CURSOR, T_BOX, T_DEALS, T_TERMINAL, T_ACK, T_DECIDED, T_ILLEGAL):
         t[field] = 0
+    t[T_BANKER] = banker
     t[T_STAGE] = ST_OVER
     t[T_PHASE] = PH_DEAL_OVER
     set_key(t, key)
     if c[C_SHOOT] != 0:
-        add_to_shoot(t, c, c[C_INITIAL_SHOOT], 0)
+        add_to_shoot(t, c, c[C_INITIAL_SHOOT], banker)
     t[T_WEALTH_MARK] = wealth(t, c, c[C_SEAT])
     start_deal(t, k8, c, f)
     t[T_DEALS] = 1
@@ -1808,7 +1815,7 @@ def env_turn(t, k8, c, f, tab, reset, carry, key, a, mv, rng, out, counts, row, 
     returns 0) or step (the action ``a``: PontoonSeatEnv.step, never strict; returns the reward), up
     to the agent's next decision, and its observation and mask written."""
     if reset:
-        start_episode(t, k8, c, f, carry, key)
+        start_episode(t, k8, c, f, carry, key, 0)
         forfeiting = False
     else:
         forfeiting = take_action(t, k8, c, f, tab, a, mv, rng, out, counts, mask)
@@ -2161,3 +2168,134 @@ def choose_actions(t, k8, c, f, tab, pol, mask, out_actions, rng, scratch):
             out_actions[i] = -1
         else:
             out_actions[i] = autopilot_index(t[i], k8[i], c, f, tab, pol, mv, mask[i], rng)
+
+
+# =========================================================================== the whole table (multiagent/)
+COMPILER.group = WHOLE_TABLE  # compiled on the whole-table batch's first call, not for a seat's env
+I64ROWS = types.Array(types.int64, 2, "C")
+
+
+@jit(ROWS, CFG, BOOLS, I64, RNG, I64, I64, ir=True)
+def play_to_learner(t, k8, c, f, tab, learners, mv, rng, out, counts):
+    """ShootPontoonAECEnv._advance, with the seats not in ``learners`` played by their table players:
+    the table plays on until a learner's seat is to act (False) or the last deal is over (True)."""
+    for _ in range(STEP_LIMIT):
+        if t[T_ERROR] != 0:
+            return True
+        if t[T_PHASE] == PH_DEAL_OVER:
+            if t[T_DEALS] >= c[C_DEALS_PER_EPISODE]:
+                return True
+            start_deal(t, k8, c, f)
+            t[T_DEALS] += 1
+            continue
+        if learners[to_act(t, c)]:
+            return False
+        play_table_player(t, k8, c, f, tab, mv, rng, out, counts)
+    fail(t, 0, E_RUNAWAY)
+    return True
+
+
+@jit(ROWS, I64, F64, I, I64, I64, F32ROW, BOOLS, F32ROW, ir=True)
+def whole_table_view(t, k8, c, f, seat, mv, counts, row, mask, hand):
+    """ShootPontoonAECEnv.observe(seat) into ``row`` and ``mask``: the seat's own view, its legal
+    indices (none unless it is to act). ``c[C_SEAT]`` is the seat the encoder writes for: the whole
+    table points it at each table's seat in turn (one thread steps a batch)."""
+    c[C_SEAT] = seat
+    n = agent_moves(t, k8, c, mv)
+    current = current_hand(t, c)
+    write_mask(t, c, f, mv, n, current, mask)
+    encode_view(t, k8, c, f, mv, n, current, counts, row, hand)
+
+
+@jit(ROWS, CFG, B, B, I, I, I, BOOLS, I64, F32ROW, I64, RNG, I64, I64, F32ROW, BOOLS, F32ROW, ir=True)
+def whole_table_turn(t, k8, c, f, tab, reset, carry, key, banker, a, learners, marks, rewards, mv, rng, out, counts,
+                     row, mask, hand):
+    """One table's ShootPontoonAECEnv.reset (``reset``: a new episode with ``banker`` holding the first
+    bank, ``carry`` and the shuffle ``key`` as in env_turn) or .step(a) by the seat to act (never
+    strict: an illegal index forfeits, Table.forfeit), then the table plays on to the next learner's
+    decision. Writes every seat's reward (its wealth's change in base stakes, the penalty on top)
+    and the observation and mask of the seat to act; returns that seat (-1: the episode is over, and
+    the row is the view of the seat that acted, with every index allowed: the next step resets)."""
+    players = c[C_PLAYERS]
+    offender = -1
+    seat = -1
+    if reset:
+        # an episode in which no learner decides (fixed seats only act, then it ends) is dealt again
+        terminal = True
+        for _ in range(STEP_LIMIT):
+            start_episode(t, k8, c, f, carry, key, banker)
+            terminal = play_to_learner(t, k8, c, f, tab, learners, mv, rng, out, counts)
+            if not terminal or t[T_ERROR] != 0:
+                break
+            carry = True
+            key = draw_key(rng)
+        if terminal:
+            fail(t, 0, E_NO_DECISION)
+        for s in range(players):
+            marks[s] = wealth(t, c, s)
+            rewards[s] = 0.0
+    else:
+        seat = to_act(t, c)
+        c[C_SEAT] = seat
+        t[T_ILLEGAL] = 0
+        if not mask[a]:
+            t[T_ILLEGAL] = 1
+            offender = seat
+            forfeit(t, k8, c, f, tab, rng, out, counts)
+        else:
+            n = legal_moves(t, k8, c, mv)
+            amount = action_amount(t, c, f, a, current_hand(t, c))
+            if not apply_action(t, k8, c, f, tab, c[c[C_O_ACT_KIND] + a], amount, mv, n, rng, out, counts):
+                fail(t, 0, E_OPPONENT_ILLEGAL)
+        terminal = play_to_learner(t, k8, c, f, tab, learners, mv, rng, out, counts)
+        unit = c[C_BASE_STAKE]
+        for s in range(players):
+            now = wealth(t, c, s)
+            reward = (now - marks[s]) / unit
+            rewards[s] = reward - f[F_PENALTY] if s == offender else reward
+            marks[s] = now
+    t[T_TERMINAL] = 1 if terminal else 0
+    if terminal:
+        whole_table_view(t, k8, c, f, seat if seat >= 0 else 0, mv, counts, row, mask, hand)
+        for i in range(c[C_ACTIONS]):
+            mask[i] = True
+        return np.int64(-1)
+    seat = to_act(t, c)
+    whole_table_view(t, k8, c, f, seat, mv, counts, row, mask, hand)
+    return seat
+
+
+@jit(I32ROWS, I8ROWS, CFG, F32ROWS, BOOLROWS, I64, BOOLS, B, B, I64, I64, BOOLS, I64ROWS, F32ROWS, I64, BOOLS, RNG,
+     I64, F32, entry=True)
+def play_whole_tables(t, k8, c, f, tab, obs, mask, actions, resets, carry, step, keys, bankers, learners, marks,
+                      rewards, seats, terminated, rng, scratch, hand_row):
+    """The whole-table batch's one entry point (as play_tables for a seat's env): every table i with
+    ``resets[i]`` starts a new episode (``bankers[i]`` banks first; shuffle key ``keys[i]``, drawn when
+    negative); with ``step``, every other table's seat to act plays ``actions[i]``, or, where it is -1,
+    the table waits (rewards 0). ``seats[i]``: the seat to act next (-1: over); ``rewards[i, s]``:
+    seat s's reward of this step."""
+    mv = scratch[:MOVE * 8]
+    counts = scratch[MOVE * 8:MOVE * 8 + 52]
+    out = scratch[MOVE * 8 + 52:]
+    for i in range(t.shape[0]):
+        reset = resets[i]
+        if not (reset or step):
+            continue
+        if not reset and actions[i] < 0:
+            for s in range(c[C_PLAYERS]):
+                rewards[i, s] = 0.0
+            terminated[i] = False
+            continue
+        key = (keys[i] if keys[i] >= 0 else draw_key(rng)) if reset else 0
+        seats[i] = whole_table_turn(t[i], k8[i], c, f, tab, reset, carry, key, bankers[i], actions[i], learners,
+                                    marks[i], rewards[i], mv, rng, out, counts, obs[i], mask[i], hand_row)
+        terminated[i] = t[i, T_TERMINAL] != 0
+
+
+@jit(ROWS, I64, F64, I, F32ROW, BOOLS, I64, F32, entry=True)
+def observe_whole_table(t, k8, c, f, seat, row, mask, scratch, hand_row):
+    """ShootPontoonAECEnv.observe(seat) of one table, any seat (the seat to act's is already in the
+    batch's rows)."""
+    mv = scratch[:MOVE * 8]
+    counts = scratch[MOVE * 8:MOVE * 8 + 52]
+    whole_table_view(t, k8, c, f, seat, mv, counts, row, mask, hand_row)

@@ -4,17 +4,16 @@ rewards, changing roles, and no hidden card in any seat's observation or picture
 from __future__ import annotations
 
 import copy
-import types
 
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, parallel_seed_test, seed_test
-from pettingzoo.utils.conversions import parallel_to_aec
 
 from shoot_pontoon_env.actions import IllegalActionError
 from shoot_pontoon_env.cards import best_total, card_code, is_pontoon_pair
 from shoot_pontoon_env.engine.view import seat_view
 from shoot_pontoon_env.envs.encoding import SEAT_IS_BANKER
+from shoot_pontoon_env import multiagent
 from shoot_pontoon_env.multiagent import env, parallel_env, raw_env
 from shoot_pontoon_env.rules import PRESETS, SHOOT
 
@@ -45,15 +44,23 @@ def test_pettingzoo_api_and_seed_tests(variant):
 
 
 def test_max_cycles_test():
-    # A cycle is one decision: one step of the parallel form. PettingZoo's max_cycles_test also counts
-    # agents' turns in an AEC env where every agent acts once per cycle: that is the parallel form seen
-    # through PettingZoo's parallel_to_aec (the turn-based AEC env gives turns unevenly by design).
-    module = types.SimpleNamespace(env=lambda **kw: parallel_to_aec(parallel_env(**kw)), parallel_env=parallel_env)
-    max_cycles_test(module)
+    max_cycles_test(multiagent)  # the module itself: env(max_cycles=...) and parallel_env(max_cycles=...)
+
+
+def test_the_cyclic_env_passes_pettingzoos_api_test_and_lasts_its_cycles():
+    api_test(env(max_cycles=60), num_cycles=200)
+    table = env(max_cycles=7, rules="casino")
+    table.reset(seed=0)
+    turns = dict.fromkeys(table.possible_agents, 0)
+    for agent in table.agent_iter():
+        obs, _, termination, truncation, _ = table.last()
+        turns[agent] += 1
+        table.step(None if termination or truncation else int(np.argmax(obs["action_mask"])))
+    assert set(turns.values()) == {7 + 1}
 
 
 def test_max_cycles_truncates_after_that_many_decisions():
-    table = env(max_cycles=5, deals_per_episode=10)
+    table = raw_env(max_cycles=5, deals_per_episode=10)  # turns in the table's order: a cycle is a decision
     table.reset(seed=3)
     rng = np.random.default_rng(0)
     decisions = 0
@@ -131,7 +138,7 @@ def test_an_emptied_shoot_passes_the_bank():
 
 def random_legal_episode(table, rng, seed):
     table.reset(seed=seed)
-    total = table.table.total_chips
+    total = table.facts().total_chips
     totals = dict.fromkeys(table.possible_agents, 0.0)
     bankers = set()
     for agent in table.agent_iter():
@@ -139,18 +146,19 @@ def random_legal_episode(table, rng, seed):
         if termination or truncation:
             table.step(None)
             continue
-        bankers.add(table.table.banker)
+        bankers.add(table.facts().banker)
         table.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        assert table.table.total_chips == total
+        assert table.facts().total_chips == total
         assert sum(table.rewards.values()) == pytest.approx(0.0, abs=1e-9)
         for name, reward in table.rewards.items():
             totals[name] += reward
     return totals, bankers
 
 
+@pytest.mark.parametrize("engine", ["batched", "table"])
 @pytest.mark.parametrize("rules", sorted(PRESETS))
-def test_rewards_sum_to_zero_and_to_each_seats_net_chips(rules):
-    table = raw_env(rules=rules, num_players=4, deals_per_episode=8)
+def test_rewards_sum_to_zero_and_to_each_seats_net_chips(rules, engine):
+    table = raw_env(rules=rules, num_players=4, deals_per_episode=8, engine=engine)
     rng = np.random.default_rng(1)
     changed_roles = False
     for seed in range(6):
@@ -158,7 +166,7 @@ def test_rewards_sum_to_zero_and_to_each_seats_net_chips(rules):
         changed_roles |= len(bankers) > 1
         assert sum(totals.values()) == pytest.approx(0.0, abs=1e-9)
         for agent, total in totals.items():
-            net = table.table.net_position(table.seat_of[agent]) / table.rules.base_stake
+            net = (table.facts(agent).wealth - table.starting_chips) / table.rules.base_stake  # net_position
             assert total == pytest.approx(net, abs=1e-9)
     if PRESETS[rules].shoot:
         assert changed_roles, "random play sells or empties the bank within 48 deals"
@@ -195,8 +203,10 @@ def replace_hidden(table, viewer, rng):
 
 
 def test_hidden_cards_never_reach_an_observation_or_the_picture():
+    # on the Table, whose hidden cards the test swaps (the batched engine's observations equal the
+    # Table's for every seat at every step: test_batched_differential.py)
     table = raw_env(num_players=4, deals_per_episode=3, render_mode="ansi",
-                    rules=SHOOT.replace(buy_face_down=True))
+                    rules=SHOOT.replace(buy_face_down=True), engine="table")
     rng = np.random.default_rng(5)
     replaced_total = 0
     for seed in range(25):
@@ -206,15 +216,15 @@ def test_hidden_cards_never_reach_an_observation_or_the_picture():
             if termination or truncation:
                 table.step(None)
                 continue
-            engine = table.table
+            engine = table.episode.table
             for viewer in table.possible_agents:
                 seat = table.seat_of[viewer]
                 mine = table.observe(viewer)
                 changed, replaced = replace_hidden(engine, seat, rng)
                 replaced_total += replaced
-                table.table = changed
+                table.episode.table = changed
                 theirs = table.observe(viewer)
-                table.table = engine
+                table.episode.table = engine
                 assert np.array_equal(mine["observation"], theirs["observation"]), (viewer, seed)
                 assert np.array_equal(mine["action_mask"], theirs["action_mask"])
             # one pack: a hidden card's code appears nowhere in the picture of the seat to act
@@ -273,12 +283,23 @@ def test_illegal_actions_forfeit_with_a_penalty_and_the_table_plays_on():
 
 
 def test_strict_mode_raises_and_changes_nothing():
-    table = raw_env(num_players=3, strict=True)
+    table = raw_env(num_players=3, strict=True, engine="table")
     table.reset(seed=0)
     before = copy.deepcopy(table.table.__dict__)
     with pytest.raises(IllegalActionError, match="stick"):
         table.step(STICK)
     assert table.table.balances == before["balances"] and table.agent_selection == "seat_1"
+
+
+def test_strict_mode_on_the_batched_engine_raises_and_changes_nothing():
+    table = raw_env(num_players=3, strict=True, engine="batched")
+    table.reset(seed=0)
+    before, observation = table.facts(), table.observe("seat_1")
+    with pytest.raises(IllegalActionError, match="stick"):
+        table.step(STICK)
+    after = table.observe("seat_1")
+    assert table.facts() == before and table.agent_selection == "seat_1"
+    assert all(np.array_equal(observation[k], after[k]) for k in observation)
 
 
 @pytest.mark.parametrize("action", [-1, 17, 2.5, "stick", None])
@@ -310,7 +331,7 @@ def test_action_table_labels_and_a_random_first_banker():
     table = raw_env(first_banker="random")
     for seed in range(30):
         table.reset(seed=seed)
-        bankers.add(table.table.banker)
+        bankers.add(table.facts().banker)
     assert bankers == {0, 1, 2, 3}
 
 

@@ -14,40 +14,55 @@ pytest.importorskip("ray.rllib", reason="the rllib extra is not installed (make 
 
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
 
-from train.rllib_multiagent import make_rllib_env  # noqa: E402
+from ray.rllib.env.multi_agent_episode import MultiAgentEpisode  # noqa: E402
+
+from train.rllib_tables import rllib_env  # noqa: E402
 
 pytestmark = pytest.mark.rllib
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_rllibs_own_checker_accepts_the_table():
-    check_multiagent_environments(make_rllib_env({"num_players": 4, "deals_per_episode": 3}))
+def test_rllibs_own_checker_accepts_the_tables():
+    check_multiagent_environments(rllib_env({"num_tables": 4, "num_players": 4, "deals_per_episode": 3}))
 
 
-@pytest.mark.parametrize("rules", ["shoot", "casino"])
-def test_only_the_seat_to_act_observes_and_each_episode_is_zero_sum(rules):
-    env = make_rllib_env({"rules": rules, "num_players": 4, "deals_per_episode": 4, "first_banker": "random"})
+@pytest.mark.parametrize("rules", ["shoot", "playtech"])
+def test_rllibs_own_episodes_keep_every_reward_and_each_table_is_zero_sum(rules):
+    """RLlib's MultiAgentEpisode, fed as its env runner feeds it, over 1,000 table episodes: each
+    seat's return (what RLlib trains on) is its chips won, and the table's returns sum to zero."""
+    tables, players = 16, 4 if rules == "shoot" else 2
+    env = rllib_env({"num_tables": tables, "rules": rules, "num_players": players, "deals_per_episode": 4,
+                     "first_banker": "random"})
     rng = np.random.default_rng(0)
-    for episode in range(10):
-        obs, _ = env.reset(seed=episode)
-        totals: dict[str, float] = {}
-        done = False
+    starting, unit = env.tables.settings.config.starting_chips, env.tables.rules.base_stake
+    for episode_number in range(63):
+        observations, infos = env.reset(seed=episode_number)
+        episode = MultiAgentEpisode(observation_space=env.observation_spaces, action_space=env.action_spaces)
+        episode.add_env_reset(observations=observations, infos=infos)
+        done, finished, chips, bankers = False, set(), {}, {}
         while not done:
-            assert len(obs) == 1
-            (agent, observation), = obs.items()
-            assert observation in env.observation_spaces[agent]
-            assert set(observation) == {"observations", "action_mask"}
-            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
-            obs, rewards, terminated, truncated, _ = env.step({agent: action})
-            for name, reward in rewards.items():
-                totals[name] = totals.get(name, 0.0) + reward
-            done = terminated["__all__"] or truncated["__all__"]
-        assert sum(totals.values()) == pytest.approx(0.0, abs=1e-9)
+            actions = {agent: int(rng.choice(np.flatnonzero(obs["action_mask"])))
+                       for agent, obs in observations.items() if agent not in finished}
+            observations, rewards, terminateds, truncateds, infos = env.step(actions)
+            episode.add_env_step(observations, actions, rewards, infos, terminateds=terminateds,
+                                 truncateds=truncateds)
+            finished |= {agent for agent, over in terminateds.items() if over}
+            for table in {int(agent[1:].split("_")[0]) for agent in terminateds if agent != "__all__"}:
+                chips[table] = [(env.tables.batch.wealth(s)[table] - starting) / unit for s in range(players)]
+                bankers[table] = int(env.tables.batch.banker[table])
+            done = terminateds["__all__"]
+        dealer = env.tables.rules.banker_play == "dealer"  # draws by rule: never decides, so no agent
+        for table in range(tables):
+            seats = [s for s in range(players) if not (dealer and s == bankers[table])]
+            returns = [episode.agent_episodes[f"t{table}_seat_{s}"].get_return() for s in seats]
+            assert returns == pytest.approx([chips[table][s] for s in seats], abs=1e-4), (episode_number, table)
+            if not dealer:
+                assert abs(sum(returns)) < 1e-4
 
 
 def test_multi_agent_ppo_trains_in_local_mode():
-    command = [sys.executable, "-m", "train.rllib_multiagent", "--iterations", "1", "--batch", "256",
-               "--minibatch", "128", "--epochs", "1", "--env-runners", "0", "--hidden", "16"]
+    command = [sys.executable, "-m", "train.rllib_multiagent", "--iterations", "2", "--batch", "256",
+               "--minibatch", "128", "--epochs", "1", "--env-runners", "0", "--hidden", "16", "--tables", "8"]
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
-    assert '"iteration": 1' in result.stdout and "env steps/s" in result.stdout
+    assert '"iteration": 2' in result.stdout and "agent steps (decisions)/s" in result.stdout

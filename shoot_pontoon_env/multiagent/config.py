@@ -1,0 +1,109 @@
+"""The whole table's arguments, checked once into a :class:`SeatConfig` for both the AEC env and the
+batched whole-table env (so the two cannot drift apart in what they accept)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..engine.table import Table
+from ..rules import Rules
+from ..seat.action_table import ActionEntry, ActionTable, banker_action_table, punter_action_table
+from ..seat.arguments import (check_bool, check_deals_per_episode, check_int, check_penalty, check_players,
+                              check_rules, check_starting_chips, check_strategy)
+from ..seat.config import PUNTER, SeatConfig
+from ..seat.encoding import ObservationEncoder
+from ..strategies import Strategy
+
+
+def seat_action_table(
+    rules: Rules,
+    stake_levels: Sequence[int] | None = None,
+    shoot_bet_levels: Sequence[int] | None = None,
+    buy_levels: Sequence[float] | None = None,
+) -> ActionTable:
+    """One action table for a seat that may punt or bank: the punter's table followed by the banker's
+    entries it lacks (keep and sell the bank). Stick and twist mean the same for both roles."""
+    punter = punter_action_table(rules, stake_levels, shoot_bet_levels, buy_levels)
+    kinds = {entry.kind for entry in punter.entries}
+    extra: list[ActionEntry] = [e for e in banker_action_table().entries if e.kind not in kinds]
+    return ActionTable(punter.entries + tuple(extra))
+
+
+def agent_name(seat: int) -> str:
+    return f"seat_{seat}"
+
+
+@dataclass(frozen=True, eq=False)
+class WholeTableSettings:
+    """A whole table, checked: the episode's configuration (``config.players[s]`` plays seat s where
+    it is not a learner's), which seats learn, and the env's own settings."""
+
+    config: SeatConfig
+    learners: tuple[bool, ...]
+    first_banker: int | str
+    max_cycles: int | None
+    strict: bool
+
+
+def whole_table_settings(
+    rules: str | Rules = "shoot",
+    num_players: int = 4,
+    first_banker: int | str = 0,
+    stake_levels: Sequence[int] | None = None,
+    shoot_bet_levels: Sequence[int] | None = None,
+    buy_levels: Sequence[float] | None = None,
+    deals_per_episode: int | None = None,
+    max_cycles: int | None = None,
+    illegal_action_penalty: float = 1.0,
+    strict: bool = False,
+    starting_chips: int = 1000,
+    players: Mapping[int, Strategy | str] | None = None,
+) -> WholeTableSettings:
+    """Check every argument (one error naming the bad value and what is allowed). ``players``: the
+    seats the table players play instead of learners (seat -> a strategy name or Strategy).
+    ``deals_per_episode=None``: one deal, or with ``max_cycles`` as many as the episode has room for
+    (``max_cycles + 1``: every deal asks for a stake, so only the truncation ends the episode, as
+    PettingZoo means by ``max_cycles``)."""
+    rules = check_rules(rules)
+    max_cycles = None if max_cycles is None else check_int("max_cycles", max_cycles, 1)
+    if deals_per_episode is None:
+        deals_per_episode = 1 if max_cycles is None else max_cycles + 1
+    num_players = check_players(num_players)
+    if first_banker != "random":
+        check_int("first_banker", first_banker, 0, num_players - 1)
+    Table(rules, num_players, rng=np.random.default_rng(0))  # the engine checks the table size
+    fixed: dict[int, Strategy] = {}
+    if players is not None:
+        if not isinstance(players, Mapping):
+            raise ValueError(f"players = {players!r}: expected a dict of seat -> strategy name or Strategy")
+        for seat, player in players.items():
+            check_int("players' seat", seat, 0, num_players - 1)
+            fixed[int(seat)] = check_strategy(f"players[{seat}]", player)
+        if len(fixed) == num_players:
+            raise ValueError(f"players = {players!r}: every seat is a table player's; leave one seat at least "
+                             "to the learners")
+    action_table = seat_action_table(rules, stake_levels, shoot_bet_levels, buy_levels)
+    starting_chips = check_starting_chips(starting_chips)
+    config = SeatConfig(
+        rules=rules, num_players=num_players, seat=0, role=PUNTER,
+        players=tuple(fixed.get(s, Strategy()) for s in range(num_players)),
+        player_arguments=tuple(f"players[{s}]" for s in range(num_players)),
+        action_table=action_table, encoder=ObservationEncoder(rules, num_players, starting_chips),
+        deals_per_episode=check_deals_per_episode(deals_per_episode),
+        illegal_action_penalty=check_penalty(illegal_action_penalty), starting_chips=starting_chips,
+    )
+    return WholeTableSettings(
+        config=config, learners=tuple(s not in fixed for s in range(num_players)), first_banker=first_banker,
+        max_cycles=max_cycles,
+        strict=check_bool("strict", strict),
+    )
+
+
+def first_banker_of(settings: WholeTableSettings, np_random: np.random.Generator) -> int:
+    """The first banker of an episode: the setting, or drawn from the env's Generator (``"random"``)."""
+    if settings.first_banker == "random":
+        return int(np_random.integers(settings.config.num_players))
+    return int(settings.first_banker)
