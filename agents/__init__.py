@@ -17,20 +17,16 @@ Run from a checkout (not installed with the library). ``make_agent(name, env)`` 
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import gymnasium as gym
 
 from shoot_pontoon_env.actions import ActionKind
-from shoot_pontoon_env.strategies import STRATEGIES, Strategy, ThresholdPunter
+from shoot_pontoon_env.models import player as table_players
+from shoot_pontoon_env.strategies import STRATEGIES, Strategy, is_strategy_name
 
 from .base import Agent, EnvContext, RandomAgent
 from .rule_based import StrategyAgent
-
-if TYPE_CHECKING:
-    from shoot_pontoon_env.solver.player import OptimalPunter
 
 __all__ = ["Agent", "EnvContext", "RandomAgent", "StrategyAgent", "agent_names", "make_agent"]
 
@@ -38,19 +34,20 @@ __all__ = ["Agent", "EnvContext", "RandomAgent", "StrategyAgent", "agent_names",
 def agent_names() -> list[str]:
     from .trained import zoo_models
 
-    return ["random", *sorted(set(STRATEGIES) - {"random"}), "thresholdN", "optimal", "basic",
+    return ["random", *sorted(set(STRATEGIES) - {"random"}), "thresholdN", *table_players.SOLVER_PLAYERS,
             *(f"zoo:{m}" for m in zoo_models())]
+
+
+def shoot_bet_levels(context: EnvContext) -> list[int]:
+    """The Shoot bet levels of the env's action table (chips)."""
+    return [e.amount for e in context.action_table.entries if e.kind == ActionKind.SHOOT_BET]
 
 
 def shoot_allowance(context: EnvContext) -> int:
     """The Shoot bet the optimal punter weighs at each betting point: the largest of the env's Shoot bet
-    levels within ``max_shoot_bet`` and the posted Shoot (0 without a betting point)."""
-    rules = context.rules
-    if not rules.shoot or not rules.shoot_bet_points:
-        return 0
-    room = min(rules.max_shoot_bet or rules.initial_shoot, rules.initial_shoot)
-    levels = [e.amount for e in context.action_table.entries if e.kind == ActionKind.SHOOT_BET and 0 < e.amount <= room]
-    return max(levels, default=0)
+    levels within ``max_shoot_bet`` and the posted Shoot (0 without a betting point); see
+    ``shoot_pontoon_env.models.player.shoot_allowance``."""
+    return table_players.shoot_allowance(context.rules, shoot_bet_levels(context))
 
 
 def table_banker(env: gym.Env) -> Strategy | None:
@@ -61,43 +58,17 @@ def table_banker(env: gym.Env) -> Strategy | None:
     return base.banker_strategy
 
 
-def optimal_punter(context: EnvContext, banker: Strategy | None = None) -> OptimalPunter:
-    """The solver's policy for the env's rules and banker (a free banker: default stand on 17), with
-    its Shoot bets at every betting point the rules have (solved for the allowance of
-    :func:`shoot_allowance`, in the punter's stakes of ``base_stake``). Where the optimum never bets,
-    the bets are left out and the plain solution is played. The batched engine plays either (its Shoot
-    policy as arrays, ``shoot_pontoon_env.vector.policy``)."""
-    from shoot_pontoon_env.solver import solve
-    from shoot_pontoon_env.solver.player import OptimalPunter
-
-    allowance = shoot_allowance(context)
-    try:
-        if not allowance:
-            return OptimalPunter(solve(context.rules, banker=banker))
-        solution = solve(context.rules, banker=banker, shoot_ratio=allowance / context.rules.base_stake)
-    except NotImplementedError as error:  # a banker that looks at the punters or plays at random
-        raise ValueError(f"optimal: no solver optimum against this banker ({error})") from None
-    shoot = solution.shoot
-    bets = shoot.bet_deal or any(shoot.bet_second.values()) or bool(shoot.bet_fourth.any())
-    return OptimalPunter(solution, shoot_bets=bets)
-
-
 def make_agent(name: str, env: gym.Env) -> Agent:
-    """An agent by name, bound to ``env``'s configuration."""
+    """An agent by name, bound to ``env``'s configuration. The table players by name (strategies,
+    ``thresholdN``, ``optimal``, ``basic``) are the installed package's, which ``play`` seats too."""
     context = EnvContext.of(env)
     if name == "random":
         agent: Agent = RandomAgent()
-    elif name in STRATEGIES:
+    elif is_strategy_name(name):
         agent = StrategyAgent(name)
-    elif (match := re.fullmatch(r"threshold(\d+)", name)) is not None:
-        agent = StrategyAgent(ThresholdPunter(int(match.group(1))), name=name)
-    elif name == "optimal":
-        agent = StrategyAgent(optimal_punter(context, table_banker(env)), name=name)
-    elif name == "basic":
-        from shoot_pontoon_env.solver import solve
-        from shoot_pontoon_env.solver.player import OptimalPunter
-
-        agent = StrategyAgent(OptimalPunter(solve(context.rules, infinite=True)), name=name)
+    elif name in table_players.SOLVER_PLAYERS:  # optimal: against the env's banker, for its Shoot bet levels
+        levels = shoot_bet_levels(context)
+        agent = StrategyAgent(table_players.solver_player(name, context.rules, table_banker(env), levels))
     elif name.startswith("zoo:") or name.endswith(".zip") or Path(name).is_dir():
         from .trained import TrainedAgent
 

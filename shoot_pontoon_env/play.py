@@ -1,11 +1,13 @@
-"""``python -m shoot_pontoon_env.play``: sit at a Pontoon table in the terminal against rule-based players
-or trained ones (a model ``.zip`` or run folder, with the train extra; ``zoo:NAME`` from a checkout).
+"""``python -m shoot_pontoon_env.play``: sit at a Pontoon table in the terminal against rule-based players,
+the solver's (``optimal``, ``basic``) or trained ones (a model ``.zip`` or run folder, with the train
+extra; ``zoo:NAME`` from a checkout): every name ``python -m evaluate`` accepts.
 
 You see what your seat may see: your own cards, the others' face-up cards, the Shoot, the stakes. At
 each of your decisions the legal moves are listed with their keys; amounts (stakes, Shoot bets, buys)
 are asked for within the legal range. Anything else is refused with a message and asked again. Each
 deal ends with its settlement explained and the running chip count; the bank passes as the rules say
-(an emptied Shoot, or a sale). ``q`` or end of input leaves the table.
+(an emptied Shoot, or a sale). Under the casino rules (``casino``, ``playtech``) the banker is the
+dealer, who draws by the house rule and keeps the deal. ``q`` or end of input leaves the table.
 """
 
 from __future__ import annotations
@@ -21,14 +23,15 @@ import numpy as np
 
 from .actions import Action, ActionKind, LegalMove
 from .cards import HandClass, HandRank, best_total, card_code
-from .engine.events import EventKind
+from .engine.events import RESERVE_ACCOUNT, SHOOT_ACCOUNT, Event, EventKind
 from .engine.settlement import banker_rank, hand_rank
 from .engine.table import MAX_PLAYERS, MIN_PLAYERS, Phase, Table
 from .engine.view import HandView, SeatView, seat_view
 from .envs.render import event_line
 from .cli import Parser, UsageError, run
+from .models.player import SOLVER_PLAYERS, solver_player
 from .rules import CHIP_LIMIT, PRESETS, Rules, get_rules
-from .strategies import STRATEGIES, Strategy, make_strategy
+from .strategies import STRATEGIES, Strategy, is_strategy_name, make_strategy
 
 KEYS: dict[ActionKind, tuple[str, str]] = {
     ActionKind.STICK: ("s", "stick"),
@@ -40,6 +43,18 @@ KEYS: dict[ActionKind, tuple[str, str]] = {
     ActionKind.SELL_BANK: ("x", "sell the bank"),
 }
 """The key of every move that is not a bare amount (stakes and Shoot bets are typed as numbers)."""
+MOVE_WORDS: dict[ActionKind, str] = {
+    ActionKind.STICK: "sticks",
+    ActionKind.TWIST: "twists",
+    ActionKind.BUY: "buys a card for {amount} chips",
+    ActionKind.SPLIT: "splits",
+    ActionKind.DOUBLE: "doubles the stakes",
+    ActionKind.KEEP_BANK: "keeps the bank",
+    ActionKind.SELL_BANK: "sells the bank",
+}
+"""A move as the log tells it (the engine logs the action's identifier, ``keep_bank``)."""
+PLAYER_NAMES = f"{', '.join(sorted(STRATEGIES))}, thresholdN, {', '.join(SOLVER_PLAYERS)}"
+"""The players by name: the strategies, ``thresholdN`` (stick on N or more) and the solver's."""
 QUIT = ("q", "quit")
 SEED_MAX = 2**63 - 1
 """Largest ``--seed``, as ``simulate --seed``: NumPy's Generator here would take any size, but a seed
@@ -159,49 +174,150 @@ def _is_model(part: str) -> bool:
         bool(part) and (Path(part) / "model.zip").is_file())
 
 
+def _is_named(part: str) -> bool:
+    """A spec naming a player (``PLAYER_NAMES``), as ``python -m evaluate`` names its agents."""
+    return is_strategy_name(part) or part in SOLVER_PLAYERS
+
+
 def split_spec(spec: str) -> list[str]:
     """``NAME`` or ``PUNTER/BANKER``. A model path holds ``/`` itself, so the spec is one player if it
     names one whole (a strategy, an existing file or folder), else it splits at the first ``/`` that
     leaves a player on each side; a lone ``/`` between two unknown names splits there, so that the
     bad one is named."""
-    if "/" not in spec or spec in STRATEGIES or Path(spec).exists():
+    if "/" not in spec or _is_named(spec) or Path(spec).exists():
         return [spec]
     for at in (i for i, c in enumerate(spec) if c == "/"):
         left, right = spec[:at], spec[at + 1:]
-        if all(part in STRATEGIES or _is_model(part) for part in (left, right)):
+        if all(_is_named(part) or _is_model(part) for part in (left, right)):
             return [left, right]
     if _is_model(spec):
         return [spec]  # a model path that names nothing: trained_player says so
     parts = spec.split("/")
     if len(parts) == 2 and all(parts):
         return parts
-    raise UsageError(f"--opponents {spec!r}: expected NAME or PUNTER/BANKER (each a strategy, zoo:NAME, "
-                     "a model .zip or a run folder)")
+    raise UsageError(f"--opponents {spec!r}: expected NAME or PUNTER/BANKER (each a player by name, "
+                     "zoo:NAME, a model .zip or a run folder)")
 
 
 def make_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> Strategy:
-    """``NAME`` (a strategy, or a trained model that plays its own role and the other by rule), or
-    ``PUNTER/BANKER`` (one player for each role). A trained model is ``zoo:NAME``, a model ``.zip``
-    path or a run folder holding ``model.zip``."""
+    """``NAME`` (a player by name, or a trained model that plays its own role and the other by rule), or
+    ``PUNTER/BANKER`` (one player for each role). A player by name is a strategy, ``thresholdN`` or the
+    solver's ``optimal`` (solved against a banker standing on 17, as the rule-based players bank, for
+    Shoot bets of any amount up to the posted Shoot) or ``basic``. A trained model is ``zoo:NAME``, a
+    model ``.zip`` path or a run folder holding ``model.zip``."""
     players = []
     for part in split_spec(spec):
-        if part in STRATEGIES:
+        if is_strategy_name(part):
             players.append((make_strategy(part), None))
+        elif part in SOLVER_PLAYERS:
+            players.append((solver_player(part, rules), None))
         elif _is_model(part) or Path(part).is_dir():  # a folder without model.zip: trained_player says so
             players.append(trained_player(part, rules, seats, starting_chips))
         else:
-            raise UsageError(f"--opponents {part!r}: expected a strategy {sorted(STRATEGIES)}, zoo:NAME, "
-                             "a model .zip or a run folder (zoo:NAME from a checkout)")
+            raise UsageError(f"--opponents {part!r}: expected a strategy or player by name ({PLAYER_NAMES}), "
+                             "zoo:NAME, a model .zip or a run folder (zoo:NAME from a checkout)")
     if len(players) == 2:
         return RoleSplit(players[0][0], players[1][0], spec)
     player, banks = players[0]
-    if banks is None:
+    if banks is None or (not banks and not rules.shoot):  # without a Shoot the bank never passes to a punter
         return player
     return (RoleSplit(make_strategy("tips"), player, f"{spec} (punts as tips)") if banks
             else RoleSplit(player, make_strategy("stand17"), f"{spec} (banks as stand17)"))
 
 
 # --------------------------------------------------------------------------- what the player sees
+def banker_role(rules: Rules) -> str:
+    """What the seat holding the bank is called: the dealer where it draws by the house rule."""
+    return "dealer" if rules.banker_play == "dealer" else "banker"
+
+
+def dealer_rule(rules: Rules) -> str:
+    """The dealer's drawing rule (``banker_play="dealer"``) in the words of the casino seeds (004:
+    "hits on 16 and soft 17 / stands on hard 17")."""
+    if rules.dealer_hits_soft_17 and rules.dealer_stands_on == 17:
+        return "hits soft 17, stands on hard 17"
+    return f"stands on {rules.dealer_stands_on}"
+
+
+def fixed_dealer(rules: Rules) -> bool:
+    """Whether the first banker deals every deal as the house dealer: a fixed drawing rule and no
+    Shoot, so the bank never passes (only an emptied or a sold Shoot passes it) and that seat's
+    player never decides anything."""
+    return rules.banker_play == "dealer" and not rules.shoot
+
+
+def seat_names(rules: Rules, seat: int, banker: int, players: Sequence[Strategy]) -> list[str]:
+    """Each seat's name at the table: you, the dealer of a casino table, else its player's."""
+    return ["you" if s == seat else "dealer" if s == banker and fixed_dealer(rules) else p.name
+            for s, p in enumerate(players)]
+
+
+def table_keys(rules: Rules) -> list[ActionKind]:
+    """The keyed moves these rules have, in the order of ``KEYS``: buys, splits, Double Stakes and
+    the bank sale are options of the rules."""
+    optional = {ActionKind.BUY: rules.buys_allowed, ActionKind.SPLIT: rules.max_split_hands > 1,
+                ActionKind.DOUBLE: rules.double_stakes, ActionKind.KEEP_BANK: rules.bank_sale,
+                ActionKind.SELL_BANK: rules.bank_sale}
+    return [kind for kind in KEYS if optional.get(kind, True)]
+
+
+def legend(rules: Rules) -> str:
+    """The keys and typed amounts of this table, and nothing the rules do not have."""
+    amounts = "stakes and Shoot bets are" if rules.shoot and rules.shoot_bet_points else "stakes are"
+    keys = ", ".join(f"{KEYS[kind][0]} {KEYS[kind][1]}" for kind in table_keys(rules))
+    return f"Keys: {keys}; {amounts} typed as numbers of chips; q leaves."
+
+
+def sale_buyer(banker: int, num_players: int) -> int:
+    """Who buys a sold bank: the next seat, the one a turnover would give it (docs/RULES.md, 13)."""
+    return (banker + 1) % num_players
+
+
+def kitty_text(shoot: int, reserve: int) -> str:
+    return f"the Shoot of {shoot}" + (f" and the reserve of {reserve}" if reserve else "")
+
+
+def sale_offer(view: SeatView) -> str:
+    """The sale as the banker is offered it: the buyer, the price (``bank_sale_price``), and the Shoot
+    (and reserve) that the seller takes back, as ``Table._sell_bank`` moves them."""
+    price = view.rules.bank_sale_price
+    return (f"sell the bank to seat {sale_buyer(view.banker, view.num_players)} for {price} chips, taking "
+            f"back {kitty_text(view.shoot, view.reserve)} ({price + view.shoot + view.reserve} chips in all)")
+
+
+def log_line(event: Event, viewer: int, role: str, before: Sequence[Event]) -> str:
+    """One log entry as ``viewer`` may read it, in words: moves and results by name, the banker by its
+    role, and a sale with all the seller gets (the payments logged just ``before`` it); the rest as
+    the env's picture writes it (``event_line``)."""
+    who = f"seat {event.seat}" + (f" hand {event.hand}" if event.hand is not None else "")
+    if event.kind == EventKind.ACTION:  # the note is the action as str(Action) writes it: "buy 4"
+        kind = ActionKind[event.note.split(" ")[0].upper()]
+        return f"{who} {MOVE_WORDS[kind].format(amount=event.amount)}"
+    if event.kind == EventKind.RESULT:
+        if event.amount:
+            return f"{who} {'wins' if event.amount > 0 else 'loses'} {abs(event.amount)}"
+        return f"{who} gets its stake back"
+    if event.kind == EventKind.PEEK:
+        return f"the {role} (seat {event.seat}) peeks"
+    if event.kind == EventKind.BANK_SALE:
+        payments = []
+        for earlier in reversed(before):
+            if earlier.kind != EventKind.PAYMENT:
+                break
+            payments.append(earlier)
+        shoot = sum(e.amount for e in payments if e.src == SHOOT_ACCOUNT)
+        reserve = sum(e.amount for e in payments if e.src == RESERVE_ACCOUNT)
+        return (f"seat {event.dst} buys the bank for {event.amount} chips; seat {event.src} takes back "
+                f"{kitty_text(shoot, reserve)}: {event.amount + shoot + reserve} chips in all")
+    return event_line(event, viewer)
+
+
+def total_text(cards: Sequence[int]) -> str:
+    """A best total, marked soft where an ace counts 11 in it (it can still draw without busting)."""
+    total, soft = best_total(cards)
+    return f"soft {total}" if soft else str(total)
+
+
 def describe_rank(rank: HandRank) -> str:
     if rank.hand_class == HandClass.BUST:
         return f"bust ({rank.total})"
@@ -219,7 +335,7 @@ def cards_text(cards: Sequence[int], hidden: int = 0) -> str:
 def hand_text(hand: HandView) -> str:
     shown = f"{cards_text(hand.cards, hand.hidden_cards)}"
     if hand.cards:
-        shown += f" ({'shows ' if hand.hidden_cards else ''}{best_total(hand.cards)[0]})"
+        shown += f" ({'shows ' if hand.hidden_cards else ''}{total_text(hand.cards)})"
     shown += f", stake {hand.stake}" + (f", Shoot bet {hand.shoot_bet}" if hand.shoot_bet else "")
     if hand.settled:
         shown += f"  [settled {hand.result:+d}]"
@@ -234,8 +350,10 @@ def table_text(table: Table, view: SeatView, names: Sequence[str]) -> str:
     for seat in range(table.num_players):
         who = f"seat {seat} {names[seat]:<10} chips {table.balances[seat]:>6}"
         if seat == table.banker:
-            total = f" ({best_total(view.banker_cards)[0]})" if view.banker_cards else ""
-            lines.append(f"  {who}  BANKER: {cards_text(view.banker_cards, view.banker_hidden)}{total}")
+            shows = "shows " if view.banker_hidden else ""
+            total = f" ({shows}{total_text(view.banker_cards)})" if view.banker_cards else ""
+            role = banker_role(table.rules).upper()
+            lines.append(f"  {who}  {role}: {cards_text(view.banker_cards, view.banker_hidden)}{total}")
             continue
         hands = [(i, h) for i, h in enumerate(view.hands) if h.seat == seat]
         lines.append(f"  {who}" + ("" if hands else "  no hand"))
@@ -285,7 +403,11 @@ def choose(console: Console, view: SeatView) -> Action:
     menu = []
     for move in view.legal:
         key, label = KEYS[move.kind]
-        menu.append(f"[{key}] {amount_prompt(move, label) + ' chips' if move.kind == ActionKind.BUY else label}")
+        if move.kind == ActionKind.BUY:
+            label = amount_prompt(move, label) + " chips"
+        elif move.kind == ActionKind.SELL_BANK:
+            label = sale_offer(view)
+        menu.append(f"[{key}] {label}")
     prompt = "  ".join(menu) + "  [q] quit\nYour move: "
     by_key = {KEYS[m.kind][0]: m for m in view.legal}
     while True:
@@ -322,7 +444,8 @@ class Session:
         self.seat = seat
         self.players = list(players)
         self.console = console
-        self.names = [("you" if s == seat else players[s].name) for s in range(seats)]
+        self.role = banker_role(rules)
+        self.names = seat_names(rules, seat, self.table.banker, players)
         self._shown = 0
 
     def run(self, deals: int | None) -> int:
@@ -345,8 +468,9 @@ class Session:
         table, say = self.table, self.console.say
         table.start_deal()
         self._shown = 0
-        role = "the banker" if table.banker == self.seat else "a punter"
-        say(f"\n=== Deal {table.deal_number}: seat {table.banker} holds the bank; you (seat {self.seat}) are {role} ===")
+        role = f"the {self.role}" if table.banker == self.seat else "a punter"
+        holder = f"seat {table.banker} " + ("is the dealer" if self.role == "dealer" else "holds the bank")
+        say(f"\n=== Deal {table.deal_number}: {holder}; you (seat {self.seat}) are {role} ===")
         explained = False
         while table.to_act is not None:
             if not explained and table.phase == Phase.BANK_DECISION:
@@ -368,9 +492,9 @@ class Session:
 
     def echo_events(self) -> None:
         events = self.table.events
-        for event in events[self._shown:]:
-            if event.kind not in QUIET_EVENTS:
-                self.console.say(f"  . {event_line(event, self.seat)}")
+        for at in range(self._shown, len(events)):
+            if events[at].kind not in QUIET_EVENTS:
+                self.console.say(f"  . {log_line(events[at], self.seat, self.role, events[:at])}")
         self._shown = len(events)
 
     def explain(self) -> None:
@@ -380,8 +504,8 @@ class Session:
         view = seat_view(table, self.seat)
         rules = table.rules
         banker = banker_rank(view.banker_cards, rules)
-        say(f"Settlement: the banker (seat {table.banker}) has {cards_text(view.banker_cards, view.banker_hidden)}"
-            f" = {describe_rank(banker)}")
+        say(f"Settlement: the {self.role} (seat {table.banker}) has "
+            f"{cards_text(view.banker_cards, view.banker_hidden)} = {describe_rank(banker)}")
         for hand in view.hands:
             rank = hand_rank(hand, rules)  # reads only cards and from_split, as a HandView has them
             owner = "you" if hand.seat == self.seat else f"seat {hand.seat}"
@@ -404,7 +528,8 @@ class Session:
         parts = []
         for seat in range(table.num_players):
             net = table.net_position(seat)
-            bank = "" if seat != table.banker else " (banker, with the Shoot)" if table.rules.shoot else " (banker)"
+            bank = ("" if seat != table.banker else f" ({self.role}, with the Shoot)" if table.rules.shoot
+                    else f" ({self.role})")
             parts.append(f"  seat {seat} {self.names[seat]:<10} {table.wealth(seat):>6}{bank}  net {net:+d}")
         return f"{title} after {table.deal_number} deal(s):\n" + "\n".join(parts)
 
@@ -418,9 +543,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seats", type=int, default=4, help="seats at the table, you included (2..10)")
     parser.add_argument("--seat", type=int, default=1, help="your seat (0 holds the first bank; 1 plays first)")
     parser.add_argument("--opponents", nargs="+", default=["tips"], metavar="SPEC",
-                        help="one for every other seat or one per seat in seat order: a strategy "
-                             f"({', '.join(sorted(STRATEGIES))}), zoo:NAME (from a checkout), a model .zip "
-                             "or its run folder (with the train extra), or PUNTER/BANKER for one player per role")
+                        help="one for every other seat or one per seat in seat order: a player by name "
+                             f"({PLAYER_NAMES}), zoo:NAME (from a checkout), a model .zip or its run folder "
+                             "(with the train extra), or PUNTER/BANKER for one player per role; under the "
+                             "casino rules the dealer (seat 0) draws by the house rule whatever is given")
     parser.add_argument("--seed", type=int, default=None, help="seed of the shuffles, 0..2**63-1 (default: fresh)")
     parser.add_argument("--deals", type=int, default=None, help="leave after this many deals (default: until q)")
     parser.add_argument("--chips", type=int, default=1000, help=f"each seat's chips at the start, 0..{CHIP_LIMIT}")
@@ -459,6 +585,20 @@ def parse_rules(text: str) -> Rules:
         raise UsageError(f"--rules {text!r}: {error}") from None
 
 
+def introduction(session: Session) -> str:
+    """Who sits where: you, the others by name, and how the dealer draws where the rules fix it."""
+    table, you, rules = session.table, session.seat, session.table.rules
+    rule = dealer_rule(rules)
+    dealer = table.banker if fixed_dealer(rules) else None
+    names = [f"the dealer ({rule})" if s == dealer else name for s, name in enumerate(session.names)]
+    text = f"You are seat {you}" + (f", the dealer ({rule}): you draw by the rule and decide nothing"
+                                    if you == dealer else "")
+    text += "; the others: " + ", ".join(f"seat {s} {name}" for s, name in enumerate(names) if s != you) + "."
+    if rules.banker_play == "dealer" and dealer is None:
+        text += f" Whoever holds the bank draws by the dealer's rule: {rule}."
+    return text
+
+
 def main(argv: Sequence[str] | None = None, console: Console | None = None) -> int:
     """The command line: one ``error: ...`` line and exit status 2 for a mistake (``--debug``: traceback)."""
     return run(lambda args: play(args, console or Console()), argv)
@@ -475,11 +615,9 @@ def play(argv: list[str], console: Console) -> int:
     others = [make_player(s, rules, args.seats, args.chips) for s in specs]
     players = others[:args.seat] + [make_strategy("stand17")] + others[args.seat:]  # your seat: unused
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
-    console.say(f"Pontoon ({rules.name}), {args.seats} seats, seed {seed}. You are seat {args.seat}; the others: "
-                + ", ".join(f"seat {s} {p.name}" for s, p in enumerate(players) if s != args.seat) + ".")
-    console.say("Keys: " + ", ".join(f"{k} {label}" for k, label in KEYS.values())
-                + "; stakes and Shoot bets are typed as numbers of chips; q leaves.")
     session = Session(rules, args.seats, args.seat, players, seed, args.chips, console)
+    console.say(f"Pontoon ({rules.name}), {args.seats} seats, seed {seed}. {introduction(session)}")
+    console.say(legend(rules))
     return session.run(args.deals)
 
 

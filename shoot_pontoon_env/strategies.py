@@ -7,6 +7,7 @@ by ``agents/``, as baseline policies, so each strategy is written once.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -248,10 +249,26 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
 }
 
 
+THRESHOLD_NAME = re.compile(r"threshold(\d+)")
+"""``thresholdN``: a :class:`ThresholdPunter` that sticks on N or more, named as the agents, ``evaluate``
+and ``play`` all spell it."""
+
+
+def is_strategy_name(name: str) -> bool:
+    """Whether :func:`make_strategy` builds ``name``: a key of ``STRATEGIES`` or ``thresholdN``."""
+    return name in STRATEGIES or THRESHOLD_NAME.fullmatch(name) is not None
+
+
 def make_strategy(spec: str | Strategy) -> Strategy:
-    """A strategy by name (``STRATEGIES``) or the given object."""
+    """A strategy by name (``STRATEGIES``, or ``thresholdN``: stick on N or more) or the given object."""
     if isinstance(spec, Strategy):
         return spec
     if spec in STRATEGIES:
         return STRATEGIES[spec]()
-    raise ValueError(f"unknown strategy {spec!r}: expected one of {sorted(STRATEGIES)} or a Strategy")
+    match = THRESHOLD_NAME.fullmatch(spec) if isinstance(spec, str) else None
+    if match is not None:
+        strategy = ThresholdPunter(int(match.group(1)))
+        strategy.name = spec  # the name it was asked by, as a table or a report shows it
+        return strategy
+    raise ValueError(f"unknown strategy {spec!r}: expected one of {sorted(STRATEGIES)}, thresholdN or a "
+                     "Strategy")

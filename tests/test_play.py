@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 import subprocess
 import sys
@@ -9,12 +10,32 @@ from pathlib import Path
 
 import pytest
 
+from shoot_pontoon_env.engine.table import Table
+from shoot_pontoon_env.play import Console, dealer_rule, legend, main
+from shoot_pontoon_env.rules import PLAYTECH, SHOOT
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def play(*args: str, stdin: str = "", cwd: Path = ROOT) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "shoot_pontoon_env.play", *args], input=stdin, text=True,
                           capture_output=True, cwd=cwd, timeout=120)
+
+
+def play_here(argv: list[str], answers: list[str]) -> tuple[int, str]:
+    """``play`` in this process, answering ``answers``, and what the terminal would show."""
+    console = Console(io.StringIO("".join(a + "\n" for a in answers)), io.StringIO())
+    return main(argv, console), console.stdout.getvalue()
+
+
+def stacked_play(monkeypatch, argv: list[str], answers: list[str], *deals: str) -> tuple[int, str]:
+    """``play_here`` with each deal dealt from the top of a stacked shoe (``Table.start_deal``'s
+    ``stacked``: the first card of every hand in dealing order, the banker's, then the second cards,
+    then the draws)."""
+    stacks = list(deals)
+    start_deal = Table.start_deal
+    monkeypatch.setattr(Table, "start_deal", lambda table: start_deal(table, stacks.pop(0) if stacks else None))
+    return play_here(argv, answers)
 
 
 def test_a_deal_with_wrong_input_refused_and_asked_again_then_end_of_input():
@@ -86,6 +107,8 @@ BETTING = '{"preset": "shoot", "shoot_bet_points": ["before_second_card", "befor
                                                   + "'"),
     (["--seat", "4"], "error: --seat 4: expected 0..3 at a table of 4"),
     (["--opponents", "nobody"], "error: --opponents 'nobody': expected a strategy"),
+    (["--opponents", "thresholdx"], "error: --opponents 'thresholdx': expected a strategy or player by name "
+                                    "(dealer, random, shoot_aware, stand17, threshold, tips, thresholdN, optimal, basic)"),
     (["--opponents", "tips", "tips"], "error: --opponents: expected 1 or 3 specs, got 2"),
     (["--deals", "0"], "error: --deals 0: expected at least 1"),
     (["--bogus"], "error: unrecognized arguments: --bogus"),
@@ -149,3 +172,131 @@ def test_the_installed_loader_fills_a_run_config_with_the_defaults_of_train():
     defaults = {f.name: f.default if f.default is not dataclasses.MISSING else f.default_factory()
                 for f in dataclasses.fields(TrainConfig)}
     assert TRAIN_DEFAULTS == {name: defaults[name] for name in TRAIN_DEFAULTS}
+
+
+# A playtech or casino deal, 3 seats: you (seat 1) AS 5H, twist 4C and stick on a soft 20; seat 2 (tips)
+# KD 8S sticks; the dealer 9C 7D draws 2S and stands on 18.
+CASINO_DEAL = "AS KD 9C 5H 8S 7D 4C 2S"
+
+
+@pytest.mark.parametrize("preset, answers, dealer_shows", [
+    ("playtech", ["2", "t", "s"], "?? ??"),              # both dealer cards face down
+    ("casino", ["2", "0", "t", "s"], "9C ?? (shows 9)"),  # a second box declined; the first card shown
+])
+def test_a_casino_table_shows_its_dealer_and_offers_only_the_keys_its_rules_have(monkeypatch, preset, answers,
+                                                                                  dealer_shows):
+    status, out = stacked_play(monkeypatch, ["--rules", preset, "--seed", "0", "--deals", "1", "--seats", "3"],
+                               answers, CASINO_DEAL)
+    assert status == 0
+    assert out.startswith(f"Pontoon ({preset}), 3 seats, seed 0. You are seat 1; the others: seat 0 the dealer "
+                          "(hits soft 17, stands on hard 17), seat 2 tips.\n"
+                          "Keys: s stick, t twist, b buy, p split; stakes are typed as numbers of chips; q leaves.\n")
+    assert "=== Deal 1: seat 0 is the dealer; you (seat 1) are a punter ===" in out
+    assert f"  seat 0 dealer     chips   1000  DEALER: {dealer_shows}\n  seat 1 you" in out
+    for absent in ("keep", "sell", "Shoot bet", "banker", "BANKER", "seat 0 tips"):  # no bank sale, no Shoot
+        assert absent not in out, absent
+    assert "[s] stick  [t] twist  [b] buy 2 chips  [q] quit" in out
+    assert "      AS 5H (soft 16), stake 2   <- your decision" in out  # the ace counts 11: marked soft
+    assert "  . seat 1 hand 0 twists\n  . seat 1 hand 0 gets 4C face up\n" in out
+    assert "      AS 5H 4C (soft 20), stake 2   <- your decision" in out
+    assert "  . seat 1 hand 0 sticks\n  . seat 2 hand 1 sticks\n" in out
+    assert "  . seat 2 hand 1 loses 1\n  . seat 1 hand 0 wins 2\n" in out
+    assert "Settlement: the dealer (seat 0) has 9C 7D 2S = 18\n  you: AS 5H 4C = 20 against 18: wins 2\n" in out
+    assert re.search(r"seat 0 dealer\s+999 \(dealer\)  net -1", out)
+
+
+def test_play_rules_playtech_opponents_threshold15_as_the_user_typed_it():
+    result = play("--rules", "playtech", "--opponents", "threshold15", "--seed", "0", "--deals", "1",
+                  stdin="\n".join(["2", "s", "t"] * 6) + "\n")
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert result.stdout.startswith("Pontoon (playtech), 4 seats, seed 0. You are seat 1; the others: seat 0 the "
+                                    "dealer (hits soft 17, stands on hard 17), seat 2 threshold15, seat 3 threshold15.\n")
+    assert "Settlement: the dealer (seat 0) has" in result.stdout
+
+
+def test_every_agent_name_that_evaluate_accepts_sits_at_the_table():
+    """``python -m evaluate --agents`` takes the names of ``agents.agent_names``; ``play --opponents`` seats
+    each (thresholdN as threshold15; the zoo's models go by their model path, tested above)."""
+    from agents import agent_names
+
+    names = [name.replace("thresholdN", "threshold15") for name in agent_names() if not name.startswith("zoo:")]
+    assert {"threshold15", "optimal", "basic"} <= set(names)
+    for name in names:
+        status, out = play_here(["--seed", "0", "--deals", "1", "--seats", "2", "--opponents", name],
+                                ["2", "0", "s", "t", "k", ""] * 10)  # each tried until one fits
+        assert status == 0, name
+        assert f"You are seat 1; the others: seat 0 {name}.\n" in out and "Settlement:" in out, name
+
+
+@pytest.mark.parametrize("punter", ["threshold15", "basic"])
+def test_a_player_by_name_punts_beside_a_trained_banker_given_by_its_path(punter):
+    """PUNTER/BANKER where the banker's path holds ``/`` too: split after the name."""
+    spec = f"{punter}/{ROOT / 'agents' / 'zoo' / 'shoot_banker' / 'model.zip'}"
+    status, out = play_here(["--seed", "0", "--deals", "1", "--opponents", spec], ["2", "0", "s", "t", "k", ""] * 10)
+    assert status == 0 and f"seat 0 {spec}, seat 2 {spec}, seat 3 {spec}." in out and "Settlement:" in out
+
+
+# The home game, 2 seats, you the banker (seat 0): seat 1 (tips) TD 7S sticks; you stick on 9C 8D and
+# win the tie. Then you keep or sell the bank.
+SHOOT_DEAL = "TD 9C 7S 8D"
+
+
+@pytest.mark.parametrize("rules, offer, sale, chips", [
+    ("shoot", "for 0 chips, taking back the Shoot of 50 (50 chips in all)",
+     "for 0 chips; seat 0 takes back the Shoot of 50: 50 chips in all", r"you\s+1002  net \+2"),
+    ('{"preset": "shoot", "bank_sale_price": 5}', "for 5 chips, taking back the Shoot of 50 (55 chips in all)",
+     "for 5 chips; seat 0 takes back the Shoot of 50: 55 chips in all", r"you\s+1007  net \+7"),
+    ('{"preset": "shoot", "reserved_shoot_percent": 10}',
+     "for 0 chips, taking back the Shoot of 45 and the reserve of 5 (50 chips in all)",
+     "for 0 chips; seat 0 takes back the Shoot of 45 and the reserve of 5: 50 chips in all", r"you\s+1002  net \+2"),
+])
+def test_selling_the_bank_shows_its_price_before_and_all_the_seller_gets_after(monkeypatch, rules, offer, sale, chips):
+    """The price is the rules' ``bank_sale_price`` (0 in the preset, "by agreement" in the seed): what the
+    seller gets is that and the Shoot and reserve taken back, which the old log left out ("for 0")."""
+    status, out = stacked_play(monkeypatch, ["--rules", rules, "--seed", "0", "--deals", "1", "--seats", "2",
+                                             "--seat", "0"], ["s", "x"], SHOOT_DEAL)
+    assert status == 0
+    assert ("Keys: s stick, t twist, b buy, p split, k keep the bank, x sell the bank; stakes and Shoot bets are "
+            "typed as numbers of chips; q leaves.\n") in out
+    assert "  seat 0 you        chips    9" in out and "  BANKER: 9C 8D (17)\n" in out
+    assert f"[k] keep the bank  [x] sell the bank to seat 1 {offer}  [q] quit\nYour move: x\n" in out
+    assert f"  . seat 0 sells the bank\n  . seat 1 buys the bank {sale}\n  . seat 1 posts a Shoot of 50\n" in out
+    assert re.search(chips, out) and "sell_bank" not in out
+
+
+def test_the_log_names_the_moves_in_words(monkeypatch):
+    status, out = stacked_play(monkeypatch, ["--seed", "0", "--deals", "1", "--seats", "2", "--seat", "0"],
+                               ["s", "k"], SHOOT_DEAL)
+    assert status == 0
+    assert "  . seat 1 hand 0 sticks\n" in out and "  . seat 0 sticks\n" in out
+    assert "  . seat 1 hand 0 loses 2\n" in out and "  . seat 0 keeps the bank\n" in out
+    assert "keep_bank" not in out and ": stick" not in out and ": lose -2" not in out  # the engine's identifiers
+
+
+@pytest.mark.parametrize("argv, first_line", [
+    (["--rules", '{"preset": "shoot", "banker_play": "dealer"}'],
+     "Pontoon (shoot-custom), 4 seats, seed 0. You are seat 1; the others: seat 0 tips, seat 2 tips, seat 3 tips. "
+     "Whoever holds the bank draws by the dealer's rule: hits soft 17, stands on hard 17."),
+    (["--rules", "playtech", "--seat", "0", "--seats", "3"],
+     "Pontoon (playtech), 3 seats, seed 0. You are seat 0, the dealer (hits soft 17, stands on hard 17): you draw "
+     "by the rule and decide nothing; the others: seat 1 tips, seat 2 tips."),
+])
+def test_who_draws_by_the_dealers_rule_is_said_at_the_start(argv, first_line):
+    status, out = play_here([*argv, "--seed", "0"], [])
+    assert status == 0 and out.split("\n")[0] == first_line
+
+
+@pytest.mark.parametrize("rules, keys", [
+    (SHOOT.replace(bank_sale=False, double_stakes=True),
+     "Keys: s stick, t twist, b buy, p split, d double stakes; stakes and Shoot bets are typed as numbers of chips"),
+    (SHOOT.replace(max_buys=0, max_split_hands=1, shoot_bet_points=()),
+     "Keys: s stick, t twist, k keep the bank, x sell the bank; stakes are typed as numbers of chips"),
+])
+def test_the_legend_has_the_moves_and_amounts_of_the_rules(rules, keys):
+    assert legend(rules) == keys + "; q leaves."
+
+
+def test_the_dealers_rule_in_words():
+    assert dealer_rule(PLAYTECH) == "hits soft 17, stands on hard 17"
+    assert dealer_rule(PLAYTECH.replace(dealer_hits_soft_17=False)) == "stands on 17"
+    assert dealer_rule(PLAYTECH.replace(dealer_stands_on=18)) == "stands on 18"

@@ -1,11 +1,19 @@
-"""A policy over an env's observations seated at the table as a player (a :class:`Strategy`).
+"""Policies seated at the table as players (each a :class:`Strategy`): a policy over an env's
+observations (:class:`PolicyPlayer`), and the solver's policies by name (:func:`solver_player`).
 
-The seat's view is encoded as that env encodes it, the policy answers an index of the env's action
-table, and the index becomes the engine's action. The env is the one the policy acts in: its rules,
-table size, starting chips and action table.
+For a :class:`PolicyPlayer` the seat's view is encoded as that env encodes it, the policy answers an
+index of the env's action table, and the index becomes the engine's action. The env is the one the
+policy acts in: its rules, table size, starting chips and action table.
+
+The solver's players are built here, in the installed package, so that ``python -m
+shoot_pontoon_env.play`` seats the same ``optimal`` and ``basic`` that the checkout's ``agents/``
+(and so ``evaluate``) build by these names.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -15,6 +23,12 @@ from ..rules import Rules
 from ..seat.action_table import ActionTable
 from ..seat.encoding import ObservationEncoder
 from ..strategies import Strategy
+
+if TYPE_CHECKING:
+    from ..solver.player import OptimalPunter
+
+SOLVER_PLAYERS = ("optimal", "basic")
+"""The names :func:`solver_player` builds."""
 
 
 class PolicyPlayer(Strategy):
@@ -36,3 +50,49 @@ class PolicyPlayer(Strategy):
         if action is None or not mask[index]:
             raise RuntimeError(f"{self.name} chose index {index}, which is not legal here")
         return action
+
+
+def shoot_allowance(rules: Rules, levels: Sequence[int] | None = None) -> int:
+    """The Shoot bet the optimal punter weighs at each betting point: the largest it may place within
+    ``max_shoot_bet`` and the posted Shoot, of ``levels`` (an env's Shoot bet levels) or of any amount
+    (None: a table where bets are typed in chips, as ``play``'s). 0 without a betting point."""
+    if not rules.shoot or not rules.shoot_bet_points:
+        return 0
+    room = min(rules.max_shoot_bet or rules.initial_shoot, rules.initial_shoot)
+    if levels is None:
+        return room
+    return max((level for level in levels if 0 < level <= room), default=0)
+
+
+def solver_player(name: str, rules: Rules, banker: Strategy | None = None,
+                  shoot_bet_levels: Sequence[int] | None = None) -> OptimalPunter:
+    """A solver's policy by name (``SOLVER_PLAYERS``), named so at the table.
+
+    ``optimal``: the exact solution for the rules and shoe against ``banker`` (a free banker; None:
+    the solver's stand on 17), with its Shoot bets at every betting point the rules have, solved for
+    :func:`shoot_allowance` of ``shoot_bet_levels`` in stakes of ``base_stake``; where the optimum
+    never bets, the bets are left out and the plain solution is played. ``basic``: the infinite-deck
+    solution (the total-dependent basic strategy) against the solver's default banker, no Shoot bets.
+    A ValueError for another name or a banker the solver cannot model (one that looks at the punters
+    or plays at random). The batched engine plays either (its Shoot policy as arrays,
+    ``shoot_pontoon_env.vector.policy``)."""
+    from ..solver import OptimalPunter, solve
+
+    if name == "basic":
+        player = OptimalPunter(solve(rules, infinite=True))
+    elif name == "optimal":
+        allowance = shoot_allowance(rules, shoot_bet_levels)
+        try:
+            if not allowance:
+                player = OptimalPunter(solve(rules, banker=banker))
+            else:
+                solution = solve(rules, banker=banker, shoot_ratio=allowance / rules.base_stake)
+                shoot = solution.shoot
+                bets = shoot.bet_deal or any(shoot.bet_second.values()) or bool(shoot.bet_fourth.any())
+                player = OptimalPunter(solution, shoot_bets=bets)
+        except NotImplementedError as error:
+            raise ValueError(f"optimal: no solver optimum against this banker ({error})") from None
+    else:
+        raise ValueError(f"unknown solver player {name!r}: expected one of {list(SOLVER_PLAYERS)}")
+    player.name = name
+    return player
