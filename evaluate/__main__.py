@@ -1,16 +1,46 @@
-"""``python -m evaluate --env ID --agents NAME ... [--hands N] [--out DIR]``: a tournament with 95%
-confidence intervals, printed as a table and written as JSON, Markdown and PNG plots.
+"""``python -m evaluate --env ID --agents NAME ... [--hands N] [--out DIR] [--learning-curve RUN]``: a
+tournament with 95% confidence intervals, printed as a table and written as JSON, Markdown and PNG
+plots; with a training run, its learning curve measured on the same hands.
 
 Agents: random, basic, optimal, the table-player strategies (tips, threshold, thresholdN, stand17,
 shoot_aware, dealer), zoo:NAME, or a trained model .zip (loaded without unpickling; see README)."""
 
 from __future__ import annotations
 
+import argparse
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from shoot_pontoon_env.cli import Parser, UsageError, existing_file, int_in, json_object, run
+from shoot_pontoon_env.cli import Parser, UsageError, int_in, json_object, run
+
+if TYPE_CHECKING:
+    from .curve import CurvePoint
+
+TORCH_THREADS = 1
+"""Threads of the trained models' forward passes: these small networks are fastest on one (as in
+training), and two waiting on a core that another process keeps busy made 100,000 hands of a model
+6x slower in wall time and 10x in CPU time (40 s against 6 s here)."""
+
+
+@contextmanager
+def torch_threads(players: list) -> Iterator[None]:
+    """``TORCH_THREADS`` while trained models among ``players`` play (torch's own count restored after)."""
+    from agents.trained import TrainedAgent
+
+    if not any(isinstance(agent, TrainedAgent) for agent in players):
+        yield
+        return
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(TORCH_THREADS)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def optimal_value(env: Any) -> float | None:
@@ -46,11 +76,17 @@ def build_parser() -> Parser:
     parser.add_argument("--seed", type=int_in(0, 2**62), default=1_000_000,
                         help="hand i is dealt with seed SEED + i, for every agent")
     parser.add_argument("--out", type=Path, default=Path("reports/latest"), help="folder of the reports and plots")
-    parser.add_argument("--no-optimal", action="store_true", help="skip the solver's optimum and gaps")
+    parser.add_argument("--no-optimal", action="store_true",
+                        help="skip the solver's optimum (and each agent's unpaired difference to it)")
     parser.add_argument("--reference", default=None,
                         help="agent (one of --agents) for paired differences (default: optimal if present)")
-    parser.add_argument("--learning-curve", type=existing_file, default=None,
-                        help="an evaluations.npz of a training run to plot")
+    parser.add_argument("--learning-curve", type=existing_path, default=None, metavar="RUN",
+                        help="a training run's folder (or its checkpoints folder): its checkpoints and final model "
+                             "play the tournament's hands, paired with the reference agent, and are plotted "
+                             "against steps; or an evaluations.npz of SB3's EvalCallback, plotted as it is "
+                             "(unpaired)")
+    parser.add_argument("--curve-points", type=int_in(2, 1000), default=12, metavar="N",
+                        help="checkpoints of a run's learning curve: at most N, evenly spaced, and the final model")
     parser.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     parser.add_argument("--scalar", action="store_true",
                         help="play every agent on the scalar env (by default agents that can batch play on the "
@@ -58,6 +94,14 @@ def build_parser() -> Parser:
     parser.add_argument("--tables", type=int_in(1, 2**20), default=4096,
                         help="tables the batched engine plays at once")
     return parser
+
+
+def existing_path(text: str) -> Path:
+    """An argparse type: a file or folder that exists."""
+    path = Path(text)
+    if not path.exists():
+        raise argparse.ArgumentTypeError(f"{text!r}: no such file or folder")
+    return path
 
 
 def _load_learning_curve(path: Path) -> None:
@@ -69,7 +113,8 @@ def _load_learning_curve(path: Path) -> None:
         with np.load(path) as data:  # allow_pickle stays False: an .npz cannot run code here
             if not {"timesteps", "results"} <= set(data.files):
                 raise UsageError(f"argument --learning-curve: {path} has no timesteps and results arrays "
-                                 "(expected an evaluations.npz of EvalCallback)")
+                                 "(expected a training run's folder, its checkpoints folder or an evaluations.npz "
+                                 "of EvalCallback)")
     except (OSError, ValueError, zipfile.BadZipFile) as error:
         raise UsageError(f"argument --learning-curve: {path} is not an .npz file ({error})") from None
 
@@ -89,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as error:
         raise UsageError(f"argument --out: {args.out}: expected a folder that can be written "
                          f"({error.strerror or error})") from None
-    if args.learning_curve is not None:
+    if args.learning_curve is not None and not args.learning_curve.is_dir():
         _load_learning_curve(args.learning_curve)
 
     def make_env() -> gym.Env:
@@ -120,12 +165,37 @@ def main(argv: list[str] | None = None) -> int:
         if args.reference not in names and args.reference not in given:
             raise UsageError(f"argument --reference: {args.reference!r} is not one of the agents {args.agents}")
         reference_name = given.get(args.reference, args.reference)
-    return tournament(args, make_env, probe, agents, names, reference_name)
+    curve = curve_agents(args, probe, agents, reference_name)
+    return tournament(args, make_env, probe, agents, names, reference_name, curve)
+
+
+def curve_agents(args: Any, probe: Any, agents: list, reference_name: str | None) -> list[tuple[CurvePoint, Any]]:
+    """The models of ``--learning-curve RUN`` with their agents (an agent of ``--agents`` where it is
+    the same file, so that its point is the table's figure); none for an evaluations.npz."""
+    from agents import make_agent
+    from agents.trained import TrainedAgent
+
+    from .curve import run_points
+
+    if args.learning_curve is None or not args.learning_curve.is_dir():
+        return []
+    if reference_name is None:
+        raise UsageError("argument --learning-curve: a run's curve is paired with the reference agent: add optimal "
+                         "to --agents or give --reference")
+    try:
+        points = run_points(args.learning_curve, args.curve_points)
+        given = {a.path.resolve(): a for a in agents if isinstance(a, TrainedAgent)}
+        return [(p, given.get(p.path.resolve()) or make_agent(str(p.path), probe)) for p in points]
+    except ValueError as error:  # no checkpoints, or a model file that is refused or does not fit
+        raise UsageError(f"argument --learning-curve: {error}") from None
 
 
 def tournament(args: Any, make_env: Any, probe: Any, agents: list, names: list[str],
-               reference_name: str | None) -> int:
+               reference_name: str | None, curve: list[tuple[CurvePoint, Any]]) -> int:
     from tqdm import tqdm
+
+    from agents import shoot_allowance
+    from agents.base import EnvContext
 
     from . import plots
     from .report import print_table, write_reports
@@ -133,33 +203,46 @@ def tournament(args: Any, make_env: Any, probe: Any, agents: list, names: list[s
     from .tournament import run_tournament
 
     optimal = None if args.no_optimal else optimal_value(probe)
+    players = [*agents, *(agent for _, agent in curve if agent not in agents)]  # the curve's not in the table
     start = time.perf_counter()
-    with tqdm(total=args.hands * len(agents), unit="hand", disable=args.quiet, mininterval=1.0,
-              desc="tournament", dynamic_ncols=True) as bar:
-        records = run_tournament(make_env, agents, args.hands, seed=args.seed, progress=bar.update,
-                                 batched=not args.scalar, env_kwargs=args.env_kwargs, num_tables=args.tables)
+    with tqdm(total=args.hands * len(players), unit="hand", disable=args.quiet, mininterval=1.0,
+              desc="tournament", dynamic_ncols=True) as bar, torch_threads(players):
+        played = run_tournament(make_env, players, args.hands, seed=args.seed, progress=bar.update,
+                                batched=not args.scalar, env_kwargs=args.env_kwargs, num_tables=args.tables)
     seconds = time.perf_counter() - start
+    records = played[:len(agents)]
     reference = records[names.index(reference_name)] if reference_name in names else None
-    summaries = [summarise(r, optimal, reference) for r in records]
+    every = [summarise(r, optimal, reference) for r in played]
+    summaries = every[:len(agents)]
+    curve_summaries = [(point, every[players.index(agent)]) for point, agent in curve]
     title = f"{args.env} {args.env_kwargs or ''}: {args.hands} hands per agent".replace(" :", ":")
-    print_table(summaries, title)
+    print_table(summaries, title, shoot_bets=shoot_allowance(EnvContext.of(probe)) > 0)
     if optimal is not None:
         print(f"solver optimum: {optimal:+.5f} per unit stake")
     out = args.out
     engines = {r.name: r.engine for r in records}
     paths = write_reports(summaries, title, out, {"env": args.env, "env_kwargs": args.env_kwargs,
                                                  "hands": args.hands, "seed": args.seed, "optimal": optimal,
-                                                 "seconds": seconds, "engines": engines})
-    pngs = [plots.bankroll(records, out / "bankroll.png"), plots.strategy_heatmaps(records, out / "strategy.png")]
-    if args.learning_curve:
-        pngs.append(plots.learning_curve(args.learning_curve, out / "learning_curve.png", optimal))
+                                                 "seconds": seconds, "engines": engines}, curve_summaries)
+    pngs = [plots.bankroll(records, out / "bankroll.png", reference),
+            plots.strategy_heatmaps(records, out / "strategy.png")]
+    if curve_summaries:
+        drawn = plots.learning_curve(curve_summaries, out / "learning_curve.png")
+        pngs += [drawn] if drawn else []
+        cis = [s.paired_ci95 for _, s in curve_summaries if s.paired_ci95 is not None]
+        print(f"learning curve: {len(curve)} models of {args.learning_curve} vs {reference_name} on these hands, "
+              + (f"intervals up to ±{max(cis):.4f}" if drawn else f"not drawn ({reference_name} played on the "
+                 "other engine: --scalar plays every agent on the scalar env)"))
+    elif args.learning_curve:
+        pngs.append(plots.evaluations_curve(args.learning_curve, out / "learning_curve.png", optimal))
     checkpoints = plots.checkpoint_curve(summaries, out / "checkpoints.png")
     pngs += [checkpoints] if checkpoints else []
     print(f"engines: {', '.join(f'{name} {engine}' for name, engine in engines.items())}")
     if reference_name in engines and len(set(engines.values())) > 1:
         print(f"note: no paired difference across engines (the batched engine and the scalar env deal different "
               f"hands); --scalar plays every agent on the scalar env, paired with {reference_name}")
-    print(f"reports: {paths['json']}, {paths['markdown']}; plots: {', '.join(map(str, pngs))} ({seconds:.0f}s)")
+    written = ", ".join(path.name for path in (paths["json"], paths["markdown"], *pngs))
+    print(f"written to {out}/: {written} ({seconds:.0f}s of play)")
     return 0
 
 

@@ -1,4 +1,5 @@
-"""Plots as PNG files: learning curve against the optimum, strategy heatmaps, bankroll over hands."""
+"""Plots as PNG files: the learning curve against the reference agent, strategy heatmaps, the bankrolls
+and the paired differences over the hands."""
 
 from __future__ import annotations
 
@@ -11,8 +12,11 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib.ticker import EngFormatter  # noqa: E402
 
-from .stats import Summary  # noqa: E402
+from .curve import CurvePoint  # noqa: E402
+from .report import reference_of, unit_of  # noqa: E402
+from .stats import Z95, Summary, mean_ci, paired_differences  # noqa: E402
 from .tournament import AgentRecord  # noqa: E402
 
 
@@ -23,32 +27,96 @@ def _save(fig: plt.Figure, path: Path) -> Path:
     return path
 
 
-def bankroll(records: Sequence[AgentRecord], path: Path) -> Path:
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+def bankroll(records: Sequence[AgentRecord], path: Path, reference: AgentRecord | None = None) -> Path:
+    """Every agent's bankroll over the hands, then one panel per other agent: its cumulative paired
+    difference to ``reference`` on its own scale, where bankrolls that lie on top of each other part.
+    The grey band is where a difference of zero per hand would keep the sum 95% of the time."""
+    others = [(f"C{i}", r, d) for i, r in enumerate(records)
+              if reference is not None and (d := paired_differences(r, reference)) is not None]
+    panels = 1 + len(others)
+    cols = min(panels, 2)
+    rows = -(-panels // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(6.5 * cols, 4 * rows), squeeze=False)
+    ax = axes[0][0]
     for record in records:
         ax.plot(np.cumsum(record.returns), label=record.name, linewidth=1)
     ax.set_xlabel("hand")
     ax.set_ylabel("cumulative return (base stakes)")
-    ax.set_title("Bankroll over the tournament's hands (same seeds for every agent)")
-    ax.legend()
+    ax.set_title("Bankroll over the same hands")
+    ax.legend(fontsize=8)
+    unit = "unit stakes" if reference is not None and len(reference.per_stake) else "base stakes"
+    for ax, (colour, record, diff) in zip(axes.flat[1:], others):
+        hands = np.arange(1, len(diff) + 1)
+        mean, ci = mean_ci(diff)
+        band = Z95 * float(np.std(diff, ddof=1) if len(diff) > 1 else 0.0) * np.sqrt(hands)
+        ax.fill_between(hands, -band, band, color="0.85", label="95% band of no difference")
+        ax.plot(hands, np.cumsum(diff), linewidth=1, color=colour)
+        ax.axhline(0.0, color="black", linewidth=0.8)
+        ax.set_xlabel("hand")
+        ax.set_ylabel(f"cumulative difference ({unit})")
+        same = "identical on every hand" if not diff.any() else f"{mean:+.4f} ± {ci:.4f} per hand"
+        ax.set_title(f"{record.name} minus {reference.name}: {same}", fontsize=10)
+        ax.legend(fontsize=8, loc="best")
+    for ax in axes.flat[panels:]:
+        ax.set_visible(False)
     return _save(fig, path)
 
 
-def learning_curve(evaluations: Path, path: Path, optimal: float | None, base_per_stake: float = 1.0) -> Path:
-    """From an SB3 ``evaluations.npz`` (EvalCallback): mean evaluation return against timesteps."""
-    data = np.load(evaluations)
-    steps, results = data["timesteps"], data["results"]
-    mean = results.mean(axis=1) * base_per_stake
-    sem = results.std(axis=1, ddof=1) / np.sqrt(results.shape[1]) * base_per_stake
+def evaluations_curve(evaluations: Path, path: Path, optimal: float | None) -> Path:
+    """An SB3 ``evaluations.npz`` (EvalCallback) as it is: each evaluation's mean episode return with
+    its own 95% interval, unpaired (each evaluation deals other hands), so the points carry the deal's
+    noise. A run folder gives the paired curve of :func:`learning_curve` instead."""
+    with np.load(evaluations) as data:
+        steps, results = data["timesteps"], data["results"]
+    mean = results.mean(axis=1)
+    ci = Z95 * results.std(axis=1, ddof=1) / np.sqrt(results.shape[1]) if results.shape[1] > 1 else 0 * mean
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    ax.errorbar(steps, mean, yerr=1.96 * sem, marker="o", capsize=3, label="trained agent (95% CI)")
+    ax.errorbar(steps, mean, yerr=ci, marker="o", capsize=3, label="mean episode return (95% CI)")
     if optimal is not None:
-        ax.axhline(optimal, color="black", linestyle="--", label=f"solver optimum {optimal:+.4f}")
-    ax.set_xlabel("timesteps")
-    ax.set_ylabel("expected return per unit stake")
-    ax.set_title("Learning curve")
+        ax.axhline(optimal, color="black", linestyle="--", label=f"solver optimum {optimal:+.4f} per unit stake")
+    ax.set_xlabel("training steps")
+    ax.xaxis.set_major_formatter(EngFormatter())
+    ax.set_ylabel("mean episode return (base stakes)")
+    ax.set_title(f"Training's periodic evaluations (SB3 EvalCallback: unpaired, {results.shape[1]} episodes each)",
+                 fontsize=10)
     ax.legend()
     return _save(fig, path)
+
+
+def _paired_curves(runs: dict[str, list[tuple[int, float, float]]], reference: str, unit: str, path: Path,
+                   title: str, final: tuple[int, float, float] | None = None) -> Path:
+    """Paired differences to ``reference`` against training steps with their 95% intervals, one line
+    per run; ``final`` (steps, difference, interval) is marked as the final model's point."""
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for run, points in sorted(runs.items()):
+        steps, diffs, cis = zip(*sorted(points))
+        ax.errorbar(steps, diffs, yerr=cis, marker="o", markersize=4, capsize=3, label=f"{run} (95% CI)")
+    if final is not None:
+        steps, diff, ci = final
+        ax.errorbar([steps], [diff], yerr=[ci], marker="*", markersize=12, capsize=3, color="C3", linestyle="none",
+                    label=f"final model: {diff:+.4f} ± {ci:.4f}")
+    ax.axhline(0.0, color="black", linestyle="--", label=reference)
+    ax.set_xlabel("training steps")
+    ax.xaxis.set_major_formatter(EngFormatter())
+    ax.set_ylabel(f"vs {reference}, {unit} (agent minus {reference}, paired)", fontsize=9)
+    ax.set_title(title)
+    ax.legend()
+    return _save(fig, path)
+
+
+def learning_curve(curve: Sequence[tuple[CurvePoint, Summary]], path: Path) -> Path | None:
+    """A run's checkpoints and final model against the reference on the tournament's hands (None where
+    none could be paired with it: the reference played on the other engine)."""
+    paired = [(p, s) for p, s in curve if s.paired_diff is not None]
+    if not paired:
+        return None
+    run = paired[-1][1].name.split(":")[0]  # a checkpoint is named RUN:model_STEPS_steps, the final model RUN
+    final = next(((p.steps, s.paired_diff, s.paired_ci95) for p, s in paired if p.final), None)
+    summaries = [s for _, s in paired]
+    reference = reference_of(summaries)
+    return _paired_curves({run: [(p.steps, s.paired_diff, s.paired_ci95) for p, s in paired]}, reference,
+                          unit_of(summaries), path,
+                          f"Learning curve: each model vs {reference} on the table's {summaries[0].hands} hands", final)
 
 
 CHECKPOINT_NAME = re.compile(r"^(?P<run>.+):model_(?P<steps>\d+)_steps$")
@@ -56,9 +124,8 @@ CHECKPOINT_NAME = re.compile(r"^(?P<run>.+):model_(?P<steps>\d+)_steps$")
 
 
 def checkpoint_curve(summaries: Sequence[Summary], path: Path) -> Path | None:
-    """Paired difference to the reference agent against training steps, one line per run, for the
-    checkpoints in a tournament (None if it has none). On common hands this curve is far less noisy
-    than the periodic evaluations of :func:`learning_curve`."""
+    """The checkpoints among a tournament's agents (None if it has none): their paired difference to the
+    reference agent against training steps, one line per run."""
     runs: dict[str, list[tuple[int, float, float]]] = {}
     for summary in summaries:
         match = CHECKPOINT_NAME.match(summary.name)
@@ -67,17 +134,7 @@ def checkpoint_curve(summaries: Sequence[Summary], path: Path) -> Path | None:
                 (int(match["steps"]), summary.paired_diff, summary.paired_ci95 or 0.0))
     if not runs:
         return None
-    reference = next(s.paired_vs for s in summaries if s.paired_vs)
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    for run, points in sorted(runs.items()):
-        steps, diffs, cis = zip(*sorted(points))
-        ax.errorbar(steps, diffs, yerr=cis, marker="o", capsize=3, label=f"{run} (95% CI)")
-    ax.axhline(0.0, color="black", linestyle="--", label=reference)
-    ax.set_xlabel("timesteps")
-    ax.set_ylabel(f"paired difference to {reference}")
-    ax.set_title("Checkpoints on common hands")
-    ax.legend()
-    return _save(fig, path)
+    return _paired_curves(runs, reference_of(summaries), unit_of(summaries), path, "Checkpoints on common hands")
 
 
 def _policy_grid(record: AgentRecord, softness: str, cards: int) -> tuple[list[int], list[str], np.ndarray]:

@@ -39,9 +39,10 @@ class Summary:
     mean_shoot_after: float
     turnovers: int
     illegal_actions: int
-    gap_to_optimal: float | None = None
-    """Optimal expected return per unit stake minus this agent's (where a solver value is given)."""
-    gap_ci95: float | None = None
+    vs_solver_optimum: float | None = None
+    """This agent's return per unit stake minus the solver's exact optimum (where a solver value is
+    given), unpaired, so it carries the deal's noise; like every "vs" figure, negative = worse."""
+    vs_solver_optimum_ci95: float | None = None
     paired_vs: str | None = None
     paired_diff: float | None = None
     """Mean per-hand difference (this agent - ``paired_vs``) on the same seeds: per unit stake for
@@ -81,13 +82,23 @@ def summarise(record: AgentRecord, optimal: float | None = None, reference: Agen
         turnovers=record.turnovers, illegal_actions=record.illegal,
     )
     if optimal is not None and ps_mean is not None:
-        summary.gap_to_optimal = optimal - ps_mean
-        summary.gap_ci95 = ps_ci
-    if reference is not None and reference is not record and reference.engine == record.engine:
-        same_unit = len(per_stake) and len(reference.per_stake) == len(per_stake)
-        mine, theirs = (per_stake, reference.per_stake) if same_unit else (returns, reference.returns)
-        diff = mine - np.asarray(theirs, dtype=float)
+        summary.vs_solver_optimum = ps_mean - optimal
+        summary.vs_solver_optimum_ci95 = ps_ci
+    diff = None if reference is None else paired_differences(record, reference)
+    if diff is not None:
         summary.paired_vs = reference.name
         summary.paired_diff, summary.paired_ci95 = mean_ci(diff)
     return summary
+
+
+def paired_differences(record: AgentRecord, reference: AgentRecord) -> np.ndarray | None:
+    """Hand by hand, ``record`` minus ``reference`` on their common hands: per unit stake for punters,
+    in base stakes for the banker seat. None for the reference itself and across engines (the batched
+    engine and the scalar env deal different hands)."""
+    if reference is record or reference.engine != record.engine:
+        return None
+    per_stake = np.asarray(record.per_stake, dtype=float)
+    same_unit = len(per_stake) and len(reference.per_stake) == len(per_stake)
+    mine, theirs = (per_stake, reference.per_stake) if same_unit else (record.returns, reference.returns)
+    return np.asarray(mine, dtype=float) - np.asarray(theirs, dtype=float)
 
