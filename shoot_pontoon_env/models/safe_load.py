@@ -74,7 +74,8 @@ class ModelConfig:
     algo: str
     """``maskable_ppo`` or ``ppo``."""
     observation: str
-    """``flat`` (the env's observation) or ``compact`` (``CompactObservation``)."""
+    """``flat`` (the env's observation) or ``compact`` (the compact features: an env made with
+    ``observation="compact"``, or the ``CompactObservation`` wrapper of older zoo runs)."""
     net_arch: list[int]
     env_id: str | None
     env_kwargs: dict[str, Any]
@@ -218,7 +219,11 @@ def _zoo_config(folder: Path) -> ModelConfig:
     kwargs = _policy_kwargs(hyper.get("policy_kwargs"), folder / "config.yml")
     env_kwargs = {**_env_kwargs(hyper.get("env_kwargs"), folder / "config.yml"),
                   **_env_kwargs(args.get("env_kwargs"), folder / "args.yml")}
-    return ModelConfig(algo=ZOO_ALGOS[algo], observation="compact" if wrapper else "flat",
+    observation = env_kwargs.pop("observation", "flat")  # the env's own compact row, as hyperparams/ writes it
+    if observation not in ("flat", "compact"):
+        raise ModelFileError(f"{folder / 'config.yml'}: env_kwargs observation = {str(observation)[:200]!r}: "
+                             "expected 'flat' or 'compact'")
+    return ModelConfig(algo=ZOO_ALGOS[algo], observation="compact" if wrapper or observation == "compact" else "flat",
                        net_arch=_net_arch(kwargs.get("net_arch", SB3_DEFAULT_NET_ARCH), folder / "config.yml"),
                        env_id=_env_id(args.get("env"), folder / "args.yml"), env_kwargs=env_kwargs,
                        source=folder / "config.yml")

@@ -495,6 +495,16 @@ def test_the_zoo_run_folder_of_the_cases_loads_when_clean(clean_run, tmp_path):
     assert agent.observation == "compact" and agent.config.env_id == ENV_ID
 
 
+def test_a_zoo_run_of_the_compact_env_loads_as_compact(clean_run, tmp_path):
+    """hyperparams/ppo_mask.yml makes the env with observation='compact' (no wrapper)."""
+    config = "policy_kwargs: dict(net_arch=[64, 64])\nenv_kwargs: {observation: compact}\n"
+    agent = make_agent(str(zoo_run(clean_run, tmp_path / "zoo", config)), gym.make(ENV_ID, **ENV_KWARGS))
+    assert agent.observation == "compact" and "observation" not in agent.config.env_kwargs
+    bad = zoo_run(clean_run, tmp_path / "bad", "env_kwargs: {observation: pixels}\n")
+    with pytest.raises(ModelFileError, match="env_kwargs observation = 'pixels': expected 'flat' or 'compact'"):
+        make_agent(str(bad), gym.make(ENV_ID, **ENV_KWARGS))
+
+
 @pytest.mark.parametrize("case", sorted(ZOO_CASES))
 def test_an_odd_zoo_config_is_a_one_line_model_file_error(case, clean_run, tmp_path, capsys):
     from evaluate.__main__ import main
