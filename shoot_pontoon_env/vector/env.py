@@ -202,7 +202,10 @@ class PontoonVectorEnv(VectorEnv):
                           batch.mask[table], bool(self._needs_reset[table]))
 
     def close_extras(self, **kwargs: Any) -> None:
-        self.single_env.close()
+        # an __init__ that refused an argument leaves no single_env; Gymnasium 1.2's __del__ still closes
+        single_env = getattr(self, "single_env", None)
+        if single_env is not None:
+            single_env.close()
 
     # ------------------------------------------------------------------ helpers
     def _obs(self) -> np.ndarray:
