@@ -31,8 +31,11 @@ class TrainConfig:
     """Which env argument the opponents fill: ``banker`` (punter seat) or ``punters`` (banker seat)."""
     algo: str = "maskable_ppo"
     """``maskable_ppo`` (sb3-contrib, uses ``env.action_masks()``) or ``ppo`` (stable-baselines3)."""
-    total_timesteps: int = 200_000
-    """Environment steps to train for (summed over the vectorized envs)."""
+    total_timesteps: int = 204_800
+    """Environment steps the model has trained on when the run ends (summed over the vectorized envs;
+    with ``--resume``, counting the checkpoint's): a whole number of rollouts of ``n_steps x n_envs``
+    steps, since SB3 collects whole rollouts (``python -m train`` refuses another value, naming the
+    nearest allowed ones)."""
     n_envs: int = 4
     """Environments stepped in parallel."""
     vec_env: str = "batched"
@@ -67,14 +70,17 @@ class TrainConfig:
     """Evaluate every this many total timesteps (0: never)."""
     eval_episodes: int = 2_000
     checkpoint_freq: int = 50_000
-    """Save a checkpoint every this many total timesteps (0: never)."""
+    """Save a checkpoint every this many total timesteps (0: never), once the update of the rollout that
+    reaches each multiple is done (``checkpoints/model_N_steps.zip``, N its exact step count)."""
     log_dir: str = "runs"
     """Runs are written to ``log_dir/run_name``: TensorBoard logs, checkpoints, evaluations, model."""
     run_name: str = ""
     """Defaults to the config file's stem and the seed."""
     device: str = "cpu"
     torch_threads: int = 1
-    """Threads torch may use: one is fastest for these small networks (measured in benchmarks)."""
+    """Threads torch may use: one is fastest for these small networks (measured in benchmarks). With
+    more, ``python -m train`` makes OpenMP's idle threads sleep (``OMP_WAIT_POLICY=PASSIVE`` unless
+    set): its default spins them, and beside a busy process two threads then ran 3-10x slower than one."""
     progress_bar: bool = True
 
     def __post_init__(self) -> None:
@@ -130,8 +136,30 @@ class TrainConfig:
     def run_dir(self) -> Path:
         return Path(self.log_dir) / self.run_name
 
+    @property
+    def rollout_size(self) -> int:
+        """Steps SB3 collects between two updates: the unit a run's step count moves by."""
+        return self.n_steps * self.n_envs
+
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+def check_budget(config: TrainConfig, start: int = 0, resume: str | Path | None = None) -> None:
+    """``total_timesteps`` must be reachable exactly from ``start`` (0, or the steps of the checkpoint
+    ``resume``) by whole rollouts, so that the model's ``num_timesteps`` ends equal to it (SB3 would
+    otherwise overshoot to the end of the rollout that crosses it)."""
+    total, rollout = config.total_timesteps, config.rollout_size
+    if total <= start:
+        raise ValueError(f"total_timesteps = {total}: expected more than the {start} steps of --resume "
+                         f"{resume} (a resume continues to total_timesteps), e.g. {start + rollout}")
+    if (total - start) % rollout:
+        below = start + (total - start) // rollout * rollout
+        nearest = " or ".join(str(n) for n in (below, below + rollout) if n > start)
+        origin = f"the {start} steps of --resume {resume} plus " if start else ""
+        raise ValueError(f"total_timesteps = {total}: expected {origin}a multiple of n_steps x n_envs = "
+                         f"{config.n_steps} x {config.n_envs} = {rollout} (SB3 trains whole rollouts), "
+                         f"e.g. {nearest}")
 
 
 def env_kwargs_for(config: TrainConfig, index: int) -> dict[str, Any]:

@@ -56,7 +56,8 @@ def build_config(args: argparse.Namespace):
     return (
         PPOConfig()
         .environment(ENV_NAME, env_config=env_config)
-        .multi_agent(policies={POLICY}, policy_mapping_fn=lambda agent_id, *a, **k: POLICY)
+        .multi_agent(policies={POLICY}, policy_mapping_fn=lambda agent_id, *a, **k: POLICY,
+                     count_steps_by="agent_steps")  # --batch counts decisions, whatever the tables per env
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={POLICY: RLModuleSpec(
             module_class=ActionMaskingTorchRLModule,
             model_config={"head_fcnet_hiddens": list(args.hidden), "head_fcnet_activation": "tanh"},
@@ -92,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--rules", default="shoot", choices=["shoot", "casino", "playtech"])
     parser.add_argument("--num-players", type=int_in(2, 10), default=4)
     parser.add_argument("--deals", type=int_in(1), default=4, help="deals per episode (roles move between them)")
-    parser.add_argument("--batch", type=int_in(1), default=4000, help="env steps per training batch")
+    parser.add_argument("--batch", type=int_in(1), default=4000, help="decisions (agent steps) per training batch")
     parser.add_argument("--minibatch", type=int_in(1), default=500)
     parser.add_argument("--epochs", type=int_in(1), default=5)
     parser.add_argument("--lr", type=float, default=3e-4)
@@ -110,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     import ray
+    import torch
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_EPISODES
     from ray.tune.registry import register_env
 
@@ -118,6 +120,8 @@ def _main(argv: list[str]) -> int:
 
     kernel.compile(WHOLE_TABLE)  # into numba's cache here, so that every env runner loads it at once
     runtime_env = {"env_vars": {"OMP_NUM_THREADS": "1"}}  # small networks: one thread per process
+    torch.set_num_threads(1)  # the driver too (it learns, and samples with --env-runners 0): on a busy
+    # machine torch's default of one thread per core made it about 10x slower (docs/SCALING.md)
     if args.address is None:
         ray.init(num_cpus=args.num_cpus, include_dashboard=False, runtime_env=runtime_env)
     else:

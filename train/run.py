@@ -5,16 +5,20 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import platform
+import shutil
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
+import numpy as np
 import yaml
 from stable_baselines3 import PPO
+from stable_baselines3.common import callbacks as sb3_callbacks
 from stable_baselines3.common.base_class import BaseAlgorithm
-from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback, EvalCallback
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList, EvalCallback
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 from sb3_contrib import MaskablePPO
@@ -23,12 +27,18 @@ from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids even without the entry point)
 from agents.safe_load import ModelFileError, checkpoint_params, plain_data
 
-from .config import TrainConfig, env_kwargs_for
+from .config import TrainConfig, check_budget, env_kwargs_for
 
 PACKAGES = ("shoot-pontoon-env", "gymnasium", "numpy", "torch", "stable-baselines3", "sb3-contrib")
 MODEL_FILE = "model.zip"
 CONFIG_FILE = "config.yaml"
 VERSIONS_FILE = "versions.json"
+RUN_FILE = "run.json"
+"""What the final model was trained on: its num_timesteps, and the checkpoint a resume started from."""
+CHECKPOINTS, EVAL, BEST, TENSORBOARD, MONITOR = "checkpoints", "eval", "best", "tensorboard", "monitor"
+RUN_ENTRIES = (CONFIG_FILE, VERSIONS_FILE, RUN_FILE, MODEL_FILE, CHECKPOINTS, EVAL, BEST, TENSORBOARD,
+               MONITOR)
+"""Everything a run writes in its folder: what ``--overwrite`` removes, and nothing else."""
 EVAL_TABLES = 16
 """Tables of the batched evaluation env (SB3's evaluate_policy spreads the episodes over them)."""
 
@@ -120,7 +130,7 @@ def build_model(config: TrainConfig, env: VecEnv) -> BaseAlgorithm:
         batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma,
         gae_lambda=config.gae_lambda, ent_coef=config.ent_coef, clip_range=config.clip_range,
         vf_coef=config.vf_coef, policy_kwargs={"net_arch": list(config.net_arch)},
-        tensorboard_log=str(config.run_dir / "tensorboard"), seed=config.seed, device=config.device, verbose=0,
+        tensorboard_log=str(config.run_dir / TENSORBOARD), seed=config.seed, device=config.device, verbose=0,
     )
 
 
@@ -156,21 +166,88 @@ def package_versions() -> dict[str, str]:
     return versions
 
 
-def callbacks(config: TrainConfig) -> CallbackList:
+class RolloutCheckpoint(BaseCallback):
+    """Saves ``checkpoints/model_N_steps.zip`` at the first rollout boundary at or after every multiple
+    of ``freq`` steps, once that rollout's update is done (the end of training is such a boundary), so a
+    checkpoint's weights have been trained on exactly the ``num_timesteps`` it records. SB3's
+    CheckpointCallback saves while a rollout is being collected, before its update: a resume from it
+    would count steps its weights never learnt from."""
+
+    def __init__(self, freq: int, folder: Path) -> None:
+        super().__init__()
+        self.freq = freq
+        self.folder = folder
+        self.due = freq
+
+    def _init_callback(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+    def _on_training_start(self) -> None:
+        self.due = (self.model.num_timesteps // self.freq + 1) * self.freq
+
+    def _on_rollout_start(self) -> None:
+        self._save_if_due()
+
+    def _on_training_end(self) -> None:
+        self._save_if_due()
+
+    def _on_step(self) -> bool:
+        return True
+
+    def _save_if_due(self) -> None:
+        steps = self.model.num_timesteps
+        if steps >= self.due:
+            self.model.save(self.folder / f"model_{steps}_steps.zip")
+            self.due = (steps // self.freq + 1) * self.freq
+
+
+class ProgressBar(sb3_callbacks.ProgressBarCallback):
+    """SB3's bar counting the run's steps from 0 (a resume: from the checkpoint's) to ``total_timesteps``,
+    where SB3's counts only this call's steps."""
+
+    def _on_training_start(self) -> None:
+        self.pbar = sb3_callbacks.tqdm(total=self.locals["total_timesteps"], initial=self.model.num_timesteps)
+
+
+def restore_evaluations(callback: EvalCallback, log: Path, start: int) -> None:
+    """A resume continues the learning curve: the evaluations of ``log`` (the run's
+    ``eval/evaluations.npz``) up to the checkpoint's ``start`` steps are kept in front of the new ones
+    (SB3 would rewrite the file with the new ones only), and the best model is replaced only by a better
+    one."""
+    if not log.is_file():
+        return
+    with np.load(log) as saved:
+        keep = saved["timesteps"] <= start
+        callback.evaluations_timesteps = saved["timesteps"][keep].tolist()
+        callback.evaluations_results = saved["results"][keep].tolist()
+        callback.evaluations_length = saved["ep_lengths"][keep].tolist()
+        if "successes" in saved.files:
+            callback.evaluations_successes = saved["successes"][keep].tolist()
+    if callback.evaluations_results:
+        callback.best_mean_reward = float(np.mean(callback.evaluations_results, axis=1).max())
+
+
+def callbacks(config: TrainConfig, start: int = 0) -> CallbackList:
+    """The run's callbacks; ``start`` > 0: a resume in the checkpoint's own run folder from that many
+    steps, whose learning curve continues."""
     items: list[BaseCallback] = []
     if config.ent_schedule == "linear":
         items.append(EntropySchedule(config.ent_coef))
     if config.checkpoint_freq:
-        items.append(CheckpointCallback(max(config.checkpoint_freq // config.n_envs, 1),
-                                        str(config.run_dir / "checkpoints"), name_prefix="model"))
+        items.append(RolloutCheckpoint(config.checkpoint_freq, config.run_dir / CHECKPOINTS))
     if config.eval_freq:
         eval_env = make_vec_env(config, count=EVAL_TABLES if config.vec_env == "batched" else 1,
                                 seed=config.seed + 10_000)
         cls = MaskableEvalCallback if config.algo == "maskable_ppo" else EvalCallback
-        items.append(cls(eval_env, n_eval_episodes=config.eval_episodes,
+        evaluation = cls(eval_env, n_eval_episodes=config.eval_episodes,
                          eval_freq=max(config.eval_freq // config.n_envs, 1),
-                         log_path=str(config.run_dir / "eval"), best_model_save_path=str(config.run_dir / "best"),
-                         deterministic=True, verbose=0))
+                         log_path=str(config.run_dir / EVAL), best_model_save_path=str(config.run_dir / BEST),
+                         deterministic=True, verbose=0)
+        if start:
+            restore_evaluations(evaluation, config.run_dir / EVAL / "evaluations.npz", start)
+        items.append(evaluation)
+    if config.progress_bar:
+        items.append(ProgressBar())
     return CallbackList(items)
 
 
@@ -182,26 +259,73 @@ def save_provenance(config: TrainConfig) -> None:
     (run_dir / VERSIONS_FILE).write_text(json.dumps(package_versions(), indent=2) + "\n")
 
 
-def save_run(model: BaseAlgorithm, config: TrainConfig) -> Path:
-    """The final model beside its configuration and the exact package versions."""
+def save_run(model: BaseAlgorithm, config: TrainConfig, record: dict[str, Any] | None = None) -> Path:
+    """The final model beside its configuration, the exact package versions and ``run.json``: the
+    steps it was trained on, with ``record`` (where a resume started, how long it took)."""
     save_provenance(config)
+    trained = {"total_timesteps": config.total_timesteps, "num_timesteps": model.num_timesteps,
+               "n_updates": model._n_updates, "resumed_from": None, "resumed_at_timesteps": 0,
+               **(record or {})}
+    (config.run_dir / RUN_FILE).write_text(json.dumps(trained, indent=2) + "\n")
     model.save(config.run_dir / MODEL_FILE)
     return config.run_dir / MODEL_FILE
 
 
-def train(config: TrainConfig, resume: str | Path | None = None) -> Path:
-    """Train (or continue a checkpoint) and return the saved model's path."""
+class RunExists(ValueError):
+    """The run folder holds an earlier run that this one would write over: the message says what to do."""
+
+
+def holds(run_dir: Path, path: str | Path) -> bool:
+    """Whether ``path`` (a checkpoint) lies in ``run_dir``: a resume that continues that very run."""
+    return Path(path).resolve().is_relative_to(run_dir.resolve())
+
+
+def claim_run_dir(config: TrainConfig, resume: str | Path | None, overwrite: bool) -> None:
+    """Refuse to write over an earlier run in ``config.run_dir`` (unless ``overwrite``: then remove what
+    it wrote, saying so in one line), except with a resume of one of that run's own checkpoints."""
+    run_dir = config.run_dir
+    earlier = [name for name in RUN_ENTRIES if (run_dir / name).exists() or (run_dir / name).is_symlink()]
+    if not earlier or (resume is not None and holds(run_dir, resume)):
+        return
+    if not overwrite:
+        raise RunExists(f"{run_dir} already holds a run ({', '.join(earlier)}): pass --overwrite to replace "
+                        "it, or --set run_name=NAME for a new one")
+    for name in earlier:
+        path = run_dir / name
+        try:
+            shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
+        except OSError as error:
+            raise RunExists(f"--overwrite: {path} of the earlier run cannot be removed "
+                            f"({error.strerror or error})") from None
+    print(f"--overwrite: removed the earlier run in {run_dir} ({', '.join(earlier)})", file=sys.stderr)
+
+
+def train(config: TrainConfig, resume: str | Path | None = None, overwrite: bool = False) -> Path:
+    """Train to ``config.total_timesteps`` (from the checkpoint ``resume``'s step count, if given) and
+    return the saved model's path. SB3's ``learn(n, reset_num_timesteps=False)`` trains ``n`` more
+    steps, so a resume asks for the remainder. An earlier run in the folder is refused (``RunExists``)
+    unless ``overwrite``; for a resume, once the checkpoint has been read (a bad one is named first)."""
     import torch
 
+    if resume is None:
+        claim_run_dir(config, resume, overwrite)
     torch.set_num_threads(config.torch_threads)
-    save_provenance(config)  # written first, so that checkpoints can be evaluated during the run
-    env = make_vec_env(config, monitor_dir=config.run_dir / "monitor")
+    env = make_vec_env(config, monitor_dir=config.run_dir / MONITOR)
     model = build_model(config, env)
+    start = 0
     if resume is not None:
         load_checkpoint(model, Path(resume))
-    model.learn(total_timesteps=config.total_timesteps, callback=callbacks(config),
-                progress_bar=config.progress_bar, reset_num_timesteps=resume is None,
+        claim_run_dir(config, resume, overwrite)
+        start = model.num_timesteps
+    check_budget(config, start, resume)
+    save_provenance(config)  # written first, so that checkpoints can be evaluated during the run
+    began = time.perf_counter()
+    continuing = resume is not None and holds(config.run_dir, resume)
+    model.learn(total_timesteps=config.total_timesteps - start,
+                callback=callbacks(config, start if continuing else 0), reset_num_timesteps=resume is None,
                 tb_log_name="tb")
-    path = save_run(model, config)
+    record = {"resumed_from": None if resume is None else str(resume), "resumed_at_timesteps": start,
+              "seconds": round(time.perf_counter() - began, 1)}
+    path = save_run(model, config, record)
     env.close()
     return path

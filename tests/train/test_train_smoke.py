@@ -1,6 +1,7 @@
 """Every training configuration runs end to end in a subprocess with a tiny budget."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -44,21 +45,6 @@ def test_training_smoke_run(config, vec_env, tmp_path):
     assert saved["total_timesteps"] == 256 and saved["env_id"] == yaml.safe_load(config.read_text())["env_id"]
     versions = json.loads((run / "versions.json").read_text())
     assert {"gymnasium", "torch", "stable-baselines3", "sb3-contrib", "shoot-pontoon-env"} <= set(versions)
-
-
-def test_resume_continues_a_checkpoint(tmp_path):
-    config = ROOT / "train" / "configs" / "playtech_punter.yml"
-    base = [sys.executable, "-m", "train", "--config", str(config), "--set", *TINY, f"log_dir={tmp_path}"]
-    subprocess.run(base, cwd=ROOT, check=True, capture_output=True, timeout=300)
-    run = tmp_path / load_config(config).run_name
-    checkpoint = run / "checkpoints" / "model_256_steps.zip"
-    assert checkpoint.exists()
-    result = subprocess.run(base + ["--resume", str(checkpoint)], cwd=ROOT, capture_output=True, text=True,
-                            timeout=300)
-    assert result.returncode == 0, result.stderr[-3000:]
-    from sb3_contrib import MaskablePPO
-
-    assert MaskablePPO.load(run / "model.zip").num_timesteps >= 512
 
 
 def test_config_overrides_and_errors(tmp_path):
@@ -112,3 +98,33 @@ def test_entropy_schedule_decays_to_zero(tmp_path):
     assert seen == pytest.approx([0.01 * 0.75, 0.01 * 0.5, 0.01 * 0.25, 0.0])
     with pytest.raises(ValueError, match=r"ent_schedule = 'cosine': expected one of \('constant', 'linear'\)"):
         load_config(None, ["ent_schedule=cosine"])
+
+
+RECORD_OMP_AT_TORCH_IMPORT = """
+import os, sys
+from shoot_pontoon_env.cli import run
+from train.__main__ import main
+
+class Watch:
+    def find_spec(self, name, path=None, target=None):
+        if name == "torch" and "torch" not in sys.modules:
+            print("at torch import:", os.environ.get("OMP_WAIT_POLICY"))
+        return None
+
+sys.meta_path.insert(0, Watch())
+sys.exit(run(main, sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize(("threads", "policy"), [(2, "PASSIVE"), (1, "None")])
+def test_more_torch_threads_sleep_when_idle(threads, policy, tmp_path):
+    """OpenMP reads OMP_WAIT_POLICY once, as torch loads it: ``python -m train`` sets it before then
+    (spinning threads collapse beside a busy process), and leaves one thread's run as it was."""
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    result = subprocess.run(
+        [sys.executable, "-c", RECORD_OMP_AT_TORCH_IMPORT, "--config", str(ROOT / "train" / "configs" /
+         "playtech_punter.yml"), "--set", *TINY, "eval_freq=0", f"torch_threads={threads}",
+         f"log_dir={tmp_path}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.splitlines()[0] == f"at torch import: {policy}"
