@@ -49,7 +49,9 @@ def env(**kwargs: Any) -> AECEnv:
     turns in the table's order, the seat to act only. With ``max_cycles`` the turns go in PettingZoo's
     cycles instead: every live agent steps once per cycle (those not to act with an all-zero mask, and
     their actions are ignored), one cycle is one decision, and the episode is truncated after
-    ``max_cycles`` of them (PettingZoo's ``parallel_to_aec`` of :func:`parallel_env`)."""
+    ``max_cycles`` of them (PettingZoo's ``parallel_to_aec`` of :func:`parallel_env`). There the
+    cycle's actions are played when its last agent has stepped: with ``strict=True`` an illegal one
+    raises then, and the env needs a ``reset``."""
     if kwargs.get("max_cycles") is not None:
         return parallel_to_aec(parallel_env(**kwargs))
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))

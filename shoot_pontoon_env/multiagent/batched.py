@@ -91,7 +91,6 @@ class BatchedTableEnv:
         self.np_random: np.random.Generator | None = None
         self._decisions = np.zeros(self.num_tables, dtype=np.int64)
         self._ended = np.zeros(self.num_tables, dtype=np.bool_)
-        self._truncated = np.zeros(self.num_tables, dtype=np.bool_)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         """New episodes at every table (``seed``: the one Generator every table's cards and random

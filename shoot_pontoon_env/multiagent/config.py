@@ -82,9 +82,13 @@ def whole_table_settings(
         for seat, player in players.items():
             check_int("players' seat", seat, 0, num_players - 1)
             fixed[int(seat)] = check_strategy(f"players[{seat}]", player)
-        if len(fixed) == num_players:
-            raise ValueError(f"players = {players!r}: every seat is a table player's; leave one seat at least "
-                             "to the learners")
+        bankers = range(num_players) if first_banker == "random" else (first_banker,)
+        if any(all(s in fixed or s == banker for s in range(num_players)) for banker in bankers):
+            raise ValueError(
+                f"players = {players!r}, first_banker = {first_banker!r}: every episode must ask a learner, so a "
+                "learner's seat must punt in the first deal (a deal whose punters all bust asks the banker "
+                "nothing); leave a punter's seat to the learners too, or train a lone banker with "
+                "ShootPontoonBanker-v0, whose agent acknowledges such deals")
     action_table = seat_action_table(rules, stake_levels, shoot_bet_levels, buy_levels)
     starting_chips = check_starting_chips(starting_chips)
     config = SeatConfig(

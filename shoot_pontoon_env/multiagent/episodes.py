@@ -17,10 +17,6 @@ from ..seat.table_episode import carry_shoe, child_rng, table_facts
 from ..vector.whole_table import WholeTableBatch
 
 
-MAX_REDEALS = 100_000
-"""Episodes in a row without a learner's decision before a reset gives up (the kernel's STEP_LIMIT)."""
-
-
 class WholeTableEpisode(ABC):
     """A whole table's episode: :meth:`reset` deals the first deal, :meth:`step` plays the action
     index of the seat to act (an illegal one forfeits its hands in play, ``Table.forfeit``) and the
@@ -92,20 +88,16 @@ class ReferenceWholeTable(WholeTableEpisode):
     def reset(self, np_random: np.random.Generator, banker: int, *, carry: bool,
               stacked: list[int] | None = None) -> None:
         config = self.config
-        for _ in range(MAX_REDEALS):  # an episode in which no learner decides is dealt again (as the kernel)
-            previous = self.table
-            table = Table(config.rules, config.num_players, rng=child_rng(np_random),
-                          starting_chips=config.starting_chips, banker=banker)
-            if previous is not None and carry and stacked is None and not self._stacked:
-                carry_shoe(previous, table)
-            table.start_deal(stacked=stacked)  # a ValueError for cards the packs cannot hold
-            self.table, self._stacked, self._deals = table, stacked is not None, 1
-            if not self._play_on(np_random):
-                break
-            carry, stacked = True, None
-        else:
-            raise RuntimeError(f"{MAX_REDEALS} episodes in a row without a learner's decision")
-        self._marks = [table.wealth(s) for s in range(config.num_players)]
+        previous = self.table
+        table = Table(config.rules, config.num_players, rng=child_rng(np_random),
+                      starting_chips=config.starting_chips, banker=banker)
+        if previous is not None and carry and stacked is None and not self._stacked:
+            carry_shoe(previous, table)
+        table.start_deal(stacked=stacked)  # a ValueError for cards the packs cannot hold
+        self.table, self._stacked, self._deals = table, stacked is not None, 1
+        self._marks = [table.wealth(s) for s in range(config.num_players)]  # the first step pays what moves now
+        if self._play_on(np_random):
+            raise RuntimeError("the episode ended before a learner's first decision")  # refused by the settings
 
     def step(self, index: int, illegal: bool, np_random: np.random.Generator) -> tuple[list[float], bool]:
         table = self.table
@@ -172,9 +164,9 @@ class KernelWholeTable(WholeTableEpisode):
 
     engine = "batched"
 
-    def __init__(self, config: SeatConfig, feed_capacity: int = 0) -> None:
+    def __init__(self, config: SeatConfig) -> None:
         super().__init__(config)
-        self.batch = WholeTableBatch(config, [True] * config.num_players, 1, feed_capacity=feed_capacity)
+        self.batch = WholeTableBatch(config, [True] * config.num_players, 1)
         self._action = np.zeros(1, dtype=np.int64)
         self._no_reset = np.zeros(1, dtype=np.bool_)
         self._row = np.zeros(config.observation_size, dtype=np.float32)

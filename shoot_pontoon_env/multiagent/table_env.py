@@ -88,8 +88,8 @@ class ShootPontoonAECEnv(AECEnv):
     - ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the table as the seat to act sees it),
       ``"human"`` (prints it after every step) or ``"rgb_array"`` (the single-seat envs' picture of it).
     - ``engine``: ``"auto"`` (default: the batched engine, or the Table for a table it cannot play, a
-      stacked deal, or where numba is disabled), ``"batched"`` or ``"table"`` (the reference, which
-      keeps an event log for ``render``).
+      stacked deal, or where numba is disabled), ``"batched"`` (a stacked deal still plays on the
+      Table) or ``"table"`` (the reference, which keeps an event log for ``render``).
 
     ## Version History
     - v0: initial version; 0.5: the batched engine by default (``engine="table"`` for the Table).
@@ -157,8 +157,9 @@ class ShootPontoonAECEnv(AECEnv):
         stacked = stacked_option(self._known_options(options))
         banker = first_banker_of(self.settings, self._np_random)
         episode = self._episode_on("table" if stacked is not None else self.engine)
+        carry = seed is None and episode is self.episode  # a persistent shoe carries over on one engine
         try:
-            episode.reset(self._np_random, banker, carry=seed is None, stacked=stacked)
+            episode.reset(self._np_random, banker, carry=carry, stacked=stacked)
         except ValueError as error:  # a stacked shoe the packs cannot hold
             self.episode = None
             raise ValueError(f"reset option stacked = {options['stacked']!r}: {error}") from None
@@ -244,7 +245,7 @@ class ShootPontoonAECEnv(AECEnv):
         if engine == "auto":
             if "batched" not in self._episodes:
                 try:
-                    self._episodes["batched"] = KernelWholeTable(config)
+                    self._episode_on("batched")
                 except ValueError:  # chips past the kernel's int32 range, or numba disabled
                     self._episodes["batched"] = None
             engine = "table" if self._episodes["batched"] is None else "batched"

@@ -2213,40 +2213,26 @@ def whole_table_turn(t, k8, c, f, tab, reset, carry, key, banker, a, learners, m
     """One table's ShootPontoonAECEnv.reset (``reset``: a new episode with ``banker`` holding the first
     bank, ``carry`` and the shuffle ``key`` as in env_turn) or .step(a) by the seat to act (never
     strict: an illegal index forfeits, Table.forfeit), then the table plays on to the next learner's
-    decision. Writes every seat's reward (its wealth's change in base stakes, the penalty on top)
-    and the observation and mask of the seat to act; returns that seat (-1: the episode is over, and
-    the row is the view of the seat that acted, with every index allowed: the next step resets)."""
+    decision. Writes every seat's reward (its wealth's change in base stakes since the last step, or
+    since the reset's deal began, the penalty on top) and the observation and mask of the seat to
+    act; returns that seat (-1: the episode is over, and the row is the view of the seat that acted,
+    with every index allowed: the next step resets)."""
     players = c[C_PLAYERS]
     offender = -1
     seat = -1
     if reset:
-        # an episode in which no learner decides (fixed seats only act, then it ends) is dealt again
-        terminal = True
-        for _ in range(STEP_LIMIT):
-            start_episode(t, k8, c, f, carry, key, banker)
-            terminal = play_to_learner(t, k8, c, f, tab, learners, mv, rng, out, counts)
-            if not terminal or t[T_ERROR] != 0:
-                break
-            carry = True
-            key = draw_key(rng)
-        if terminal:
-            fail(t, 0, E_NO_DECISION)
-        for s in range(players):
+        start_episode(t, k8, c, f, carry, key, banker)
+        for s in range(players):  # before the table players' first moves: the first step pays those
             marks[s] = wealth(t, c, s)
             rewards[s] = 0.0
+        terminal = play_to_learner(t, k8, c, f, tab, learners, mv, rng, out, counts)
+        if terminal:
+            fail(t, 0, E_NO_DECISION)  # whole_table_settings refuses the tables where this can happen
     else:
         seat = to_act(t, c)
         c[C_SEAT] = seat
-        t[T_ILLEGAL] = 0
-        if not mask[a]:
-            t[T_ILLEGAL] = 1
+        if take_action(t, k8, c, f, tab, a, mv, rng, out, counts, mask):
             offender = seat
-            forfeit(t, k8, c, f, tab, rng, out, counts)
-        else:
-            n = legal_moves(t, k8, c, mv)
-            amount = action_amount(t, c, f, a, current_hand(t, c))
-            if not apply_action(t, k8, c, f, tab, c[c[C_O_ACT_KIND] + a], amount, mv, n, rng, out, counts):
-                fail(t, 0, E_OPPONENT_ILLEGAL)
         terminal = play_to_learner(t, k8, c, f, tab, learners, mv, rng, out, counts)
         unit = c[C_BASE_STAKE]
         for s in range(players):

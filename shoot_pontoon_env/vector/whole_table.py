@@ -44,7 +44,6 @@ class WholeTableBatch(TableBatch):
         """Each table's first banker at its next reset."""
         self.marks = np.zeros((n, players), dtype=np.int64)
         """Each seat's wealth when its reward was last written (the kernel's)."""
-        self._none = np.zeros(n, dtype=np.bool_)
 
     def reset(self, rng: np.random.Generator, which: np.ndarray | None = None, *, carry: bool = True,
               keys: np.ndarray | None = None) -> None:

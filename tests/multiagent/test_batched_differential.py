@@ -21,14 +21,14 @@ VARIANTS = {
         "deals_per_episode": 4, "first_banker": "random"},
     "shoot-table-players": {"deals_per_episode": 3, "players": {1: "tips", 3: "shoot_aware"}},
     "casino-dealer-fixed": {"rules": "casino", "num_players": 3, "deals_per_episode": 2, "players": {0: "dealer"}},
-    "shoot-learning-banker-only": {"deals_per_episode": 2, "players": {1: "tips", 2: "threshold", 3: "tips"}},
+    "shoot-banker-and-one-punter-learning": {"deals_per_episode": 2, "players": {1: "tips", 3: "threshold"}},
 }
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_random_episodes_match_the_table_step_by_step(variant):
-    diff = run_whole_table_differential(VARIANTS[variant], tables=16, episodes=300, seed=5)
-    assert diff.episodes >= 300
+    diff = run_whole_table_differential(VARIANTS[variant], tables=16, episodes=200, seed=5)
+    assert diff.episodes >= 200
     config = diff.settings.config
     fixed_dealer = config.rules.banker_play == "dealer"  # draws by rule, and the bank never passes
     askable = [s for s, learns in enumerate(diff.settings.learners) if learns and not (fixed_dealer and s == 0)]

@@ -151,7 +151,10 @@ def test_the_aec_env_deals_what_table_0_of_a_batch_deals():
     ({"num_tables": 0}, "num_tables = 0"),
     ({"players": {4: "tips"}}, "players' seat = 4"),
     ({"players": {1: "bridge"}}, "players\\[1\\] = 'bridge'"),
-    ({"players": {s: "tips" for s in range(4)}}, "every seat"),
+    ({"players": {s: "tips" for s in range(4)}}, "every episode must ask a learner"),
+    ({"players": {1: "tips", 2: "tips", 3: "tips"}}, "a learner's seat must punt in the first deal"),
+    ({"players": {1: "tips", 2: "tips"}, "num_players": 3, "rules": "casino"}, "ShootPontoonBanker-v0"),
+    ({"players": {0: "tips", 1: "tips", 2: "tips"}, "first_banker": "random"}, "first_banker = 'random'"),
     ({"players": ["tips"]}, "expected a dict"),
     ({"num_players": 1}, "num_players = 1"),
 ])
@@ -184,3 +187,4 @@ def test_a_table_given_minus_one_waits():
     assert np.array_equal(table.batch.t[1], waiting) and not rewards[1].any() and not terminations[1]
     assert after["current_seat"][1] == info["current_seat"][1] and not after["illegal_action"][1]
     assert not np.array_equal(table.batch.t[0], waiting)
+

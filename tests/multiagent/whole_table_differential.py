@@ -134,7 +134,7 @@ class WholeTableDifferential:
             assert batch.mask[i].all(), f"{where}: a finished table's mask must allow every index"
         table = ref.table
         assert ref.deals == batch.deals[i], f"{where}: deals differ"
-        assert ref.balances == tuple(batch.balances[i].tolist()), f"{where}: balances differ"
+        assert tuple(table.balances) == tuple(batch.balances[i].tolist()), f"{where}: balances differ"
         assert (table.shoot, table.reserve, table.banker) == (batch.shoot[i], batch.reserve[i], batch.banker[i]), \
             f"{where}: the Shoot, the reserve or the bank differs"
         assert table.total_chips == batch.total_chips()[i] == ref.config.num_players * ref.config.starting_chips, \
