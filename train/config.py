@@ -203,22 +203,21 @@ def _parse_value(text: str) -> Any:
     return value
 
 
-def load_config(path: str | Path | None = None, overrides: list[str] | None = None) -> TrainConfig:
-    """A config from a YAML file of field names (unknown names are errors), then ``key=value``
-    overrides (``env_kwargs.rules=shoot`` sets one key of a dict field)."""
-    data: dict[str, Any] = {}
-    if path is not None:
-        try:
-            loaded = yaml.safe_load(Path(path).read_text()) or {}
-        except OSError as error:
-            raise ValueError(f"--config {path}: {error.strerror or error}") from None
-        except yaml.YAMLError as error:
-            raise ValueError(f"--config {path}: not YAML ({' '.join(str(error).split())})") from None
-        if not isinstance(loaded, dict):
-            raise ValueError(f"{path}: expected a mapping of TrainConfig fields")
-        data.update(loaded)
-        data.setdefault("run_name", Path(path).stem)
-    known = {f.name for f in dataclasses.fields(TrainConfig)}
+def read_mapping(path: str | Path, what: str) -> dict[str, Any]:
+    """A YAML file's mapping (``what`` it should hold names it in the error)."""
+    try:
+        loaded = yaml.safe_load(Path(path).read_text()) or {}
+    except OSError as error:
+        raise ValueError(f"--config {path}: {error.strerror or error}") from None
+    except yaml.YAMLError as error:
+        raise ValueError(f"--config {path}: not YAML ({' '.join(str(error).split())})") from None
+    if not isinstance(loaded, dict):
+        raise ValueError(f"{path}: expected a mapping of {what}")
+    return loaded
+
+
+def apply_overrides(data: dict[str, Any], overrides: list[str] | None) -> dict[str, Any]:
+    """``key=value`` overrides into ``data``: YAML values, ``head.key=value`` one key of a mapping."""
     for item in overrides or []:
         if "=" not in item:
             raise ValueError(f"--set {item!r}: expected key=value")
@@ -226,7 +225,7 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
         try:
             value = _parse_value(text)
         except yaml.YAMLError:
-            raise ValueError(f"--set {item!r}: the value is not a YAML scalar or list") from None
+            raise ValueError(f"--set {item!r}: the value is not YAML") from None
         head, _, sub = key.partition(".")
         if sub:
             if not isinstance(data.setdefault(head, {}), dict):
@@ -234,6 +233,18 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
             data[head][sub] = value
         else:
             data[key] = value
+    return data
+
+
+def load_config(path: str | Path | None = None, overrides: list[str] | None = None) -> TrainConfig:
+    """A config from a YAML file of field names (unknown names are errors), then ``key=value``
+    overrides (``env_kwargs.rules=shoot`` sets one key of a dict field)."""
+    data: dict[str, Any] = {}
+    if path is not None:
+        data.update(read_mapping(path, "TrainConfig fields"))
+        data.setdefault("run_name", Path(path).stem)
+    known = {f.name for f in dataclasses.fields(TrainConfig)}
+    apply_overrides(data, overrides)
     unknown = sorted(set(data) - known)
     if unknown:
         raise ValueError(f"unknown config field(s) {unknown}: expected names from {sorted(known)}")

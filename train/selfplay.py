@@ -32,7 +32,7 @@ import yaml
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
 from shoot_pontoon_env.cli import Parser, UsageError, run
 
-from .config import TrainConfig, _parse_value, check_run_name
+from .config import TrainConfig, apply_overrides, check_run_name, read_mapping
 from .league import LeagueOpponents, Pool, snapshot_player
 from .run import build_model, make_vec_env, save_provenance, save_run
 
@@ -92,16 +92,8 @@ class SelfPlayConfig:
 
 def load_selfplay_config(path: str | Path | None, overrides: list[str] | None = None) -> SelfPlayConfig:
     """YAML of SelfPlayConfig fields, then ``key=value`` overrides (``punter.total_timesteps=256``)."""
-    data: dict[str, Any] = yaml.safe_load(Path(path).read_text()) or {} if path is not None else {}
-    for item in overrides or []:
-        if "=" not in item:
-            raise ValueError(f"override {item!r}: expected key=value")
-        key, text = item.split("=", 1)
-        head, _, sub = key.partition(".")
-        if sub:
-            data.setdefault(head, {})[sub] = _parse_value(text)
-        else:
-            data[key] = _parse_value(text)
+    data = read_mapping(path, "self-play fields") if path is not None else {}
+    apply_overrides(data, overrides)
     known = {f.name for f in dataclasses.fields(SelfPlayConfig)}
     unknown = sorted(set(data) - known)
     if unknown:

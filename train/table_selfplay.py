@@ -1,0 +1,543 @@
+"""Self-play at whole tables on the batched engine: every learner seat's decisions are training
+samples, a punter network and a banker network learn together, against a league of their own frozen
+snapshots and rule-based anchors.
+
+``python -m train.table_selfplay [--config train/configs/table_selfplay/shoot.yml] [--set key=value ...]``
+
+The tables come in groups (``groups``), each a ``multiagent.batched_env``: a group's ``players`` are
+anchors the kernel plays (``stand17``, ``tips``, ``dealer`` ...); its other seats are the league's.
+At every new episode each league seat of a group with ``frozen_share > 0`` is held, with that chance,
+by a frozen snapshot (the newest with probability ``latest_share``, otherwise any earlier one), and
+otherwise by the learner: fictitious self-play, which keeps the two roles from chasing each other in
+cycles. Snapshots play inside the trainer, batched across tables (their seats' chips are not trained
+on); the learner's seats act with the role's network (a punter's decisions or the banker's), and
+each seat's rewards reach its own decisions (``train/seat_samples.py``).
+
+The trainer is a lean PPO (clipped ratio, GAE with gamma 1, value loss, entropy bonus, advantage
+normalisation per minibatch, gradient clipping) around sb3-contrib's ``MaskableActorCriticPolicy``,
+so each role's network is saved as a MaskablePPO model of its single-seat env: ``RUN/punter`` is a
+``ShootPontoon-v0`` model and ``RUN/banker`` a ``ShootPontoonBanker-v0`` one, which ``python -m
+evaluate``, ``zoo:``, ``play`` and the league itself load as any other (safely: only tensors are read).
+After every generation both are saved under ``RUN/generations/N`` and measured paired on fixed hands:
+the punter against the optimal agent at ``ShootPontoon-v0``'s default table, the banker against the
+``dealer`` banker at ``ShootPontoonBanker-v0``'s (``tips`` punters).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from shoot_pontoon_env.cli import Parser, UsageError, run
+from shoot_pontoon_env.multiagent import batched_env
+
+from .config import apply_overrides, check_run_name, read_mapping
+from .seat_roles import RoleSpace, fold_scale, role_space
+from .seat_samples import ROLES, Batch, SeatSamples
+
+MASKED = -1e8
+"""The logit of an illegal action (sb3-contrib's MaskableCategorical uses the same)."""
+LEARNER = -1
+"""``owners[t, s]``: the learner holds seat s of table t this episode (else a snapshot's number)."""
+
+
+@dataclass
+class RoleSettings:
+    """One role's network and PPO settings."""
+
+    net_arch: list[int] = field(default_factory=lambda: [64, 64])
+    observation: str = "compact"
+    learning_rate: float = 1e-3
+    lr_schedule: str = "linear"
+    """``constant`` or ``linear`` (to zero at the run's end)."""
+    ent_coef: float = 0.03
+    gae_lambda: float = 0.7
+    clip_range: float = 0.2
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    n_epochs: int = 8
+    minibatch: int = 2048
+
+    def check(self, role: str) -> None:
+        if self.observation not in ("flat", "compact") or (role == "banker" and self.observation == "compact"):
+            allowed = ["flat"] if role == "banker" else ["flat", "compact"]
+            raise ValueError(f"{role}.observation = {self.observation!r}: expected one of {allowed}")
+        if self.lr_schedule not in ("constant", "linear"):
+            raise ValueError(f"{role}.lr_schedule = {self.lr_schedule!r}: expected 'constant' or 'linear'")
+        if not (isinstance(self.net_arch, list) and self.net_arch
+                and all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 4096 for n in self.net_arch)):
+            raise ValueError(f"{role}.net_arch = {self.net_arch!r}: expected a list of layer sizes in 1..4096")
+        for name, low, high in (("learning_rate", 0.0, 1.0), ("ent_coef", 0.0, 10.0), ("gae_lambda", 0.0, 1.0),
+                                ("clip_range", 0.0, 1.0), ("vf_coef", 0.0, 100.0), ("max_grad_norm", 0.0, 1e6)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+                raise ValueError(f"{role}.{name} = {value!r}: expected a number in {low}..{high}")
+        for name in ("n_epochs", "minibatch"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{role}.{name} = {value!r}: expected an int >= 1")
+
+
+def default_groups() -> list[dict[str, Any]]:
+    return [
+        {"tables": 192, "first_banker": "random", "frozen_share": 0.5},
+        {"tables": 32, "players": {0: "stand17", 2: "tips", 3: "tips"}},
+        {"tables": 32, "players": {2: "tips", 3: "tips"}},
+        {"tables": 32, "players": {0: "dealer"}},
+    ]
+
+
+@dataclass
+class TableSelfPlayConfig:
+    rules: str = "shoot"
+    num_players: int = 4
+    stake_levels: list[int] | None = None
+    shoot_bet_levels: list[int] | None = None
+    buy_levels: list[float] | None = None
+    deals_per_episode: int = 1
+    groups: list[dict[str, Any]] = field(default_factory=default_groups)
+    """Each: ``tables``, optional ``players`` (seat -> anchor the kernel plays), ``first_banker``
+    (a seat or ``random``; default 0), ``frozen_share`` (default 0: only the learner)."""
+    total_decisions: int = 20_000_000
+    """Learner decisions of both roles together."""
+    generations: int = 10
+    rollout_steps: int = 32
+    """Steps of every table between updates."""
+    latest_share: float = 0.5
+    punter: dict[str, Any] = field(default_factory=dict)
+    banker: dict[str, Any] = field(default_factory=lambda: {"net_arch": [128, 128], "observation": "flat",
+                                                            "gae_lambda": 0.95, "ent_coef": 0.01,
+                                                            "minibatch": 1024})
+    eval_hands: int = 20_000
+    """Hands of each per-generation measurement (the same seeded hands every generation)."""
+    eval_seed: int = 1_000_000
+    seed: int = 0
+    log_dir: str = "runs"
+    run_name: str = "table_selfplay"
+    torch_threads: int = 1
+
+    def __post_init__(self) -> None:
+        for name in ("total_decisions", "generations", "rollout_steps", "eval_hands", "torch_threads"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} = {value!r}: expected an int >= 1")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < 2**32:
+            raise ValueError(f"seed = {self.seed!r}: expected an int in 0..2**32-1")
+        if not isinstance(self.latest_share, (int, float)) or not 0.0 <= self.latest_share <= 1.0:
+            raise ValueError(f"latest_share = {self.latest_share!r}: expected a number in 0..1")
+        if not isinstance(self.groups, list) or not self.groups:
+            raise ValueError(f"groups = {self.groups!r}: expected a list of table groups")
+        for i, group in enumerate(self.groups):
+            if not isinstance(group, dict):
+                raise ValueError(f"groups[{i}] = {group!r}: expected a mapping with tables, players, ...")
+            unknown = sorted(set(group) - {"tables", "players", "first_banker", "frozen_share"})
+            if unknown:
+                raise ValueError(f"groups[{i}]: unknown key(s) {unknown}: expected tables, players, first_banker, "
+                                 "frozen_share")
+            share = group.get("frozen_share", 0.0)
+            if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0.0 <= share < 1.0:
+                raise ValueError(f"groups[{i}].frozen_share = {share!r}: expected a number in 0..1 (1 excluded: "
+                                 "a table needs a learner)")
+        check_run_name(self.run_name)
+        for role in ROLES:
+            self.role(role).check(role)
+
+    def role(self, role: str) -> RoleSettings:
+        block = getattr(self, role)
+        if not isinstance(block, dict):
+            raise ValueError(f"{role} = {block!r}: expected a mapping of RoleSettings fields")
+        known = {f.name for f in dataclasses.fields(RoleSettings)}
+        unknown = sorted(set(block) - known)
+        if unknown:
+            raise ValueError(f"{role}: unknown field(s) {unknown}: expected names from {sorted(known)}")
+        return RoleSettings(**block)
+
+    @property
+    def run_dir(self) -> Path:
+        return Path(self.log_dir) / f"{self.run_name}-seed{self.seed}"
+
+    def table_kwargs(self) -> dict[str, Any]:
+        """The whole table's arguments every group shares."""
+        kwargs: dict[str, Any] = {"rules": self.rules, "num_players": self.num_players,
+                                  "deals_per_episode": self.deals_per_episode}
+        for name in ("stake_levels", "shoot_bet_levels", "buy_levels"):
+            if getattr(self, name) is not None:
+                kwargs[name] = getattr(self, name)
+        return kwargs
+
+    def role_env_kwargs(self, role: str) -> dict[str, Any]:
+        """The single-seat env a role's model is saved for (the same table)."""
+        kwargs: dict[str, Any] = {"rules": self.rules, "num_players": self.num_players}
+        if role == "punter":
+            for name in ("stake_levels", "shoot_bet_levels", "buy_levels"):
+                if getattr(self, name) is not None:
+                    kwargs[name] = getattr(self, name)
+        return kwargs
+
+
+def load_table_selfplay_config(path: str | Path | None, overrides: list[str] | None = None) -> TableSelfPlayConfig:
+    """YAML of TableSelfPlayConfig fields, then ``key=value`` overrides (``punter.learning_rate=3e-4``)."""
+    data = read_mapping(path, "self-play fields") if path is not None else {}
+    apply_overrides(data, overrides)
+    known = {f.name for f in dataclasses.fields(TableSelfPlayConfig)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"unknown self-play field(s) {unknown}: expected names from {sorted(known)}")
+    if "banker" in data and isinstance(data["banker"], dict):  # overrides add to the default banker block
+        data["banker"] = {**TableSelfPlayConfig().banker, **data["banker"]}
+    return TableSelfPlayConfig(**data)
+
+
+# --------------------------------------------------------------------------- the learners
+class Learner:
+    """One role's network (a MaskablePPO model of the role's single-seat env, trained here) and its
+    PPO update."""
+
+    def __init__(self, space: RoleSpace, settings: RoleSettings, seed: int) -> None:
+        from sb3_contrib import MaskablePPO
+        from stable_baselines3.common.vec_env import DummyVecEnv
+
+        self.space, self.settings = space, settings
+        self.model = MaskablePPO("MlpPolicy", DummyVecEnv([space.make_env]), learning_rate=settings.learning_rate,
+                                 policy_kwargs={"net_arch": list(settings.net_arch)}, seed=seed, device="cpu",
+                                 verbose=0)
+        self.policy = self.model.policy
+        self.decisions = 0
+        self.updates = 0
+
+    def forward(self, inputs: Any, masks: Any) -> tuple[Any, Any]:
+        """Masked logits (SB3's -1e8 where illegal, as its masked policy applies) and values: the
+        saved model computes the same, without SB3's distribution objects, which cost more than
+        the network at these batch sizes."""
+        policy = self.policy
+        latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(inputs))
+        logits = policy.action_net(latent_pi).masked_fill(~masks, MASKED)
+        return logits, policy.value_net(latent_vf).flatten()
+
+    def act(self, inputs: np.ndarray, masks: np.ndarray, rng: np.random.Generator
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Sampled actions (role indices; Gumbel-max with the trainer's Generator), their
+        log-probabilities and the values."""
+        import torch
+
+        with torch.no_grad():
+            logits, values = self.forward(torch.as_tensor(inputs), torch.as_tensor(masks))
+            log_probs = torch.log_softmax(logits, dim=1)
+            noise = torch.as_tensor(rng.random(logits.shape, dtype=np.float32)).clamp_(1e-12, 1.0)
+            actions = torch.argmax(logits - torch.log(-torch.log(noise)), dim=1)
+            logp = log_probs.gather(1, actions[:, None]).squeeze(1)
+        return actions.numpy(), logp.numpy(), values.numpy()
+
+    def update(self, batch: Batch, progress: float, rng: np.random.Generator) -> dict[str, float]:
+        """PPO epochs over the batch; ``progress`` (0..1) of the run sets a linear learning rate."""
+        import torch
+
+        s = self.settings
+        rate = s.learning_rate * (1.0 - progress if s.lr_schedule == "linear" else 1.0)
+        for group in self.policy.optimizer.param_groups:
+            group["lr"] = rate
+        self.policy.set_training_mode(True)
+        obs, masks = torch.as_tensor(batch.obs), torch.as_tensor(batch.masks)
+        actions = torch.as_tensor(batch.actions)
+        old_logp, advantages = torch.as_tensor(batch.logp), torch.as_tensor(batch.advantages)
+        returns = torch.as_tensor(batch.returns)
+        n = len(batch)
+        losses, clipped = [], []
+        for _ in range(s.n_epochs):
+            order = rng.permutation(n)
+            for start in range(0, n, s.minibatch):
+                pick = order[start:start + s.minibatch]
+                if len(pick) < 2:
+                    continue
+                logits, values = self.forward(obs[pick], masks[pick])
+                log_probs = torch.log_softmax(logits, dim=1)
+                logp = log_probs.gather(1, actions[pick][:, None]).squeeze(1)
+                entropy = -(log_probs.exp() * log_probs).sum(dim=1)
+                adv = advantages[pick]
+                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+                ratio = torch.exp(logp - old_logp[pick])
+                policy_loss = -torch.min(adv * ratio, adv * torch.clamp(ratio, 1 - s.clip_range, 1 + s.clip_range)).mean()
+                value_loss = torch.nn.functional.mse_loss(returns[pick], values)
+                loss = policy_loss + s.vf_coef * value_loss - s.ent_coef * entropy.mean()
+                self.policy.optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(self.policy.parameters(), s.max_grad_norm)
+                self.policy.optimizer.step()
+                losses.append(float(value_loss.detach()))
+                clipped.append(float((torch.abs(ratio - 1) > s.clip_range).float().mean()))
+        self.policy.set_training_mode(False)
+        self.updates += 1
+        return {"value_loss": float(np.mean(losses)) if losses else 0.0,
+                "clip_fraction": float(np.mean(clipped)) if clipped else 0.0}
+
+    def frozen(self) -> Learner:
+        """A copy that no later update changes (a league snapshot)."""
+        twin = copy.copy(self)
+        twin.policy = copy.deepcopy(self.policy)
+        twin.model = None
+        return twin
+
+    def best(self, inputs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The most likely legal action (a snapshot at the table plays deterministically)."""
+        import torch
+
+        with torch.no_grad():
+            logits, _ = self.forward(torch.as_tensor(inputs), torch.as_tensor(masks))
+        return torch.argmax(logits, dim=1).numpy()
+
+    def save(self, folder: Path, config: TableSelfPlayConfig, generation: int) -> Path:
+        """``folder/model.zip`` with the ``config.yaml`` the safe loader reads."""
+        folder.mkdir(parents=True, exist_ok=True)
+        record = {"env_id": self.space.env_id, "env_kwargs": self.space.env_kwargs, "algo": "maskable_ppo",
+                  "observation": self.space.observation, "net_arch": list(self.settings.net_arch),
+                  "trainer": "train.table_selfplay", "role": self.space.role, "generation": generation,
+                  "decisions": self.decisions, "seed": config.seed}
+        (folder / "config.yaml").write_text(yaml.safe_dump(record, sort_keys=False))
+        self.model.num_timesteps = self.decisions
+        if self.space.scale is None:
+            self.model.save(folder / "model.zip")
+        else:  # the saved network reads the env's raw row: the input scale goes into its first layers
+            state = copy.deepcopy(self.policy.state_dict())
+            fold_scale(self.policy, self.space.scale)
+            try:
+                self.model.save(folder / "model.zip")
+            finally:
+                self.policy.load_state_dict(state)
+        return folder / "model.zip"
+
+
+# --------------------------------------------------------------------------- the tables
+class TableGroups:
+    """Every group's batched env, numbered as one range of tables, with each seat's holder."""
+
+    def __init__(self, config: TableSelfPlayConfig) -> None:
+        kwargs = config.table_kwargs()
+        self.envs, self.first, self.shares = [], [], []
+        start = 0
+        for i, group in enumerate(config.groups):
+            players = {int(s): p for s, p in (group.get("players") or {}).items()}
+            try:
+                env = batched_env(group.get("tables"), first_banker=group.get("first_banker", 0), players=players,
+                                  **kwargs)
+            except ValueError as error:
+                raise ValueError(f"groups[{i}]: {error}") from None
+            self.envs.append(env)
+            self.first.append(start)
+            self.shares.append(float(group.get("frozen_share", 0.0)))
+            start += env.num_tables
+        self.num_tables = start
+        self.num_players = config.num_players
+        self.seat_table = self.envs[0].action_table
+        self.fixed = np.zeros((start, config.num_players), dtype=np.bool_)
+        for env, first in zip(self.envs, self.first):
+            self.fixed[first:first + env.num_tables] = ~np.asarray(env.learners)
+        self.owners = np.full((start, config.num_players), LEARNER, dtype=np.int64)
+
+
+class TableSelfPlay:
+    def __init__(self, config: TableSelfPlayConfig) -> None:
+        import torch
+
+        torch.set_num_threads(config.torch_threads)
+        torch.manual_seed(config.seed)
+        self.config = config
+        self.tables = TableGroups(config)
+        seat_table = self.tables.seat_table
+        self.settings = {role: config.role(role) for role in ROLES}
+        self.spaces = {role: role_space(role, seat_table, config.role_env_kwargs(role), self.settings[role].observation)
+                       for role in ROLES}
+        self.learners = {role: Learner(self.spaces[role], self.settings[role], config.seed) for role in ROLES}
+        self.snapshots: list[dict[str, Any]] = []
+        self.rng = np.random.default_rng([config.seed, 7])
+        sizes = tuple(int(self.spaces[r].observation_space.shape[0]) for r in ROLES)
+        actions = tuple(len(self.spaces[r].indices) for r in ROLES)
+        self.samples = SeatSamples(self.tables.num_tables, config.num_players, sizes, actions)
+        self.history: list[dict[str, Any]] = []
+        self.episodes = 0
+        self.measures: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ holders
+    def draw_owners(self, tables: np.ndarray) -> None:
+        """New holders of the league seats of ``tables`` for their next episode."""
+        t = self.tables
+        owners = t.owners
+        owners[tables] = LEARNER
+        if not self.snapshots:
+            return
+        for g, (env, first) in enumerate(zip(t.envs, t.first)):
+            share = t.shares[g]
+            if share == 0.0:
+                continue
+            mine = tables[(tables >= first) & (tables < first + env.num_tables)]
+            if len(mine) == 0:
+                continue
+            frozen = (self.rng.random((len(mine), t.num_players)) < share) & ~t.fixed[mine]
+            newest = self.rng.random(frozen.shape) < self.config.latest_share
+            anyone = self.rng.integers(len(self.snapshots), size=frozen.shape)
+            pick = np.where(newest, len(self.snapshots) - 1, anyone)
+            rows = np.where(frozen, pick, LEARNER)
+            alone = (rows != LEARNER) | t.fixed[mine]
+            full = alone.all(axis=1)  # every seat frozen or fixed: the learner takes one league seat back
+            for r in np.flatnonzero(full):
+                league = np.flatnonzero(~t.fixed[mine[r]])
+                rows[r, league[self.rng.integers(len(league))]] = LEARNER
+            owners[mine] = rows
+
+    # ------------------------------------------------------------------ one step of every table
+    def choose(self, g: int, obs: np.ndarray, info: dict[str, np.ndarray]) -> np.ndarray:
+        """Every table of group g's action: the learner's sampled (and stored), or a snapshot's."""
+        t = self.tables
+        first = t.first[g]
+        seats, masks, bankers = info["current_seat"], info["action_mask"], info["banker"]
+        actions = np.full(len(seats), -1, dtype=np.int64)
+        asked = np.flatnonzero(seats >= 0)
+        if len(asked) == 0:
+            return actions
+        owner = t.owners[first + asked, seats[asked]]
+        banker = bankers[asked] == seats[asked]
+        for r, role in enumerate(ROLES):
+            space = self.spaces[role]
+            in_role = banker if role == "banker" else ~banker
+            mine = asked[in_role & (owner == LEARNER)]
+            if len(mine):
+                inputs, role_masks = space.inputs(obs[mine]), space.masks(masks[mine])
+                learner = self.learners[role]
+                chosen, logp, values = learner.act(inputs, role_masks, self.rng)
+                actions[mine] = space.indices[chosen]
+                self.samples.add(first + mine, seats[mine], r, inputs, role_masks, chosen, logp, values)
+                learner.decisions += len(mine)
+            for k in np.unique(owner[in_role & (owner != LEARNER)]):
+                theirs = asked[in_role & (owner == k)]
+                frozen = self.snapshots[k][role]
+                actions[theirs] = space.indices[frozen.best(space.inputs(obs[theirs]), space.masks(masks[theirs]))]
+        return actions
+
+    def collect(self, steps: int, state: list[tuple[np.ndarray, dict]]) -> None:
+        t = self.tables
+        for _ in range(steps):
+            for g, env in enumerate(t.envs):
+                obs, info = state[g]
+                actions = self.choose(g, obs, info)
+                obs, rewards, terminations, truncations, info = env.step(actions)
+                first = t.first[g]
+                rows = slice(first, first + env.num_tables)
+                learner = t.owners[rows] == LEARNER
+                learner &= ~t.fixed[rows]
+                self.samples.credit(first, rewards, learner)
+                over = np.flatnonzero(terminations | truncations)
+                if len(over):
+                    self.samples.end_episodes(first + over)
+                    self.draw_owners(first + over)
+                    self.episodes += len(over)
+                state[g] = (obs, info)
+            self.samples.tick()
+
+    # ------------------------------------------------------------------ the run
+    def run(self) -> dict[str, Path]:
+        config = self.config
+        config.run_dir.mkdir(parents=True, exist_ok=True)
+        (config.run_dir / "table_selfplay.yaml").write_text(yaml.safe_dump(dataclasses.asdict(config),
+                                                                           sort_keys=False))
+        seeds = np.random.SeedSequence([config.seed, 11]).generate_state(len(self.tables.envs))
+        state = [env.reset(seed=int(seed)) for env, seed in zip(self.tables.envs, seeds)]
+        self.history.append(self.measure(0, None, 0.0))
+        print(json.dumps(self.history[-1]), flush=True)
+        per_generation = config.total_decisions / config.generations
+        start = time.perf_counter()
+        generation = 0
+        while generation < config.generations:
+            self.collect(config.rollout_steps, state)
+            batches = self.samples.take_finished(tuple(self.settings[role].gae_lambda for role in ROLES))
+            self._update(batches)
+            done = self.decisions()
+            if done >= per_generation * (generation + 1) or done >= config.total_decisions:
+                generation += 1
+                elapsed = time.perf_counter() - start
+                paths = self.snapshot(generation)
+                self.history.append(self.measure(generation, paths, elapsed))
+                self.write_history()
+                print(json.dumps(self.history[-1]), flush=True)
+        final = {role: self.learners[role].save(config.run_dir / role, config, generation) for role in ROLES}
+        self.plot()
+        return final
+
+    def decisions(self) -> int:
+        return sum(learner.decisions for learner in self.learners.values())
+
+    def _update(self, batches: list[Batch]) -> None:
+        """Each role's PPO update on its finished samples."""
+        progress = min(1.0, self.decisions() / self.config.total_decisions)
+        for r, role in enumerate(ROLES):
+            batch = batches[r]
+            if len(batch) < 2:
+                continue
+            self.learners[role].update(batch, progress, self.rng)
+
+    def snapshot(self, generation: int) -> dict[str, Path]:
+        folder = self.config.run_dir / "generations" / str(generation)
+        self.snapshots.append({role: self.learners[role].frozen() for role in ROLES})
+        return {role: self.learners[role].save(folder / role, self.config, generation) for role in ROLES}
+
+    # ------------------------------------------------------------------ measurements
+    def measure(self, generation: int, paths: dict[str, Path] | None, seconds: float) -> dict[str, Any]:
+        """The punter paired with ``optimal`` at ``ShootPontoon-v0``'s default table (per unit stake)
+        and the banker paired with ``dealer`` at ``ShootPontoonBanker-v0``'s (per deal), on the same
+        seeded hands every generation; generation 0 measures the rule-based references instead."""
+        from .table_measure import PairedMeasure
+
+        if self.measures is None:
+            hands, seed = self.config.eval_hands, self.config.eval_seed
+            self.measures = {"punter": PairedMeasure("punter", "optimal", self.config.role_env_kwargs("punter"), hands,
+                                                     seed),
+                             "banker": PairedMeasure("banker", "dealer", self.config.role_env_kwargs("banker"), hands,
+                                                     seed)}
+        result: dict[str, Any] = {"generation": generation, "seconds": round(seconds, 1),
+                                  "decisions": {r: self.learners[r].decisions for r in ROLES},
+                                  "episodes": self.episodes, "snapshots": len(self.snapshots)}
+        anchors = {"punter": "threshold15", "banker": "stand17"}
+        for role in ROLES:
+            result[role] = self.measures[role](anchors[role] if paths is None else str(paths[role]))
+        return result
+
+    def write_history(self) -> None:
+        (self.config.run_dir / "history.json").write_text(json.dumps(self.history, indent=2) + "\n")
+
+    def plot(self) -> Path:
+        from .table_measure import plot_history
+
+        return plot_history(self.history, self.config.run_dir / "table_selfplay.png")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line: a mistake is one ``error: ...`` line and exit status 2 (``--debug``: traceback)."""
+    return run(_main, argv)
+
+
+def _main(argv: list[str]) -> int:
+    parser = Parser(prog="python -m train.table_selfplay", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--config", help="YAML of TableSelfPlayConfig fields (train/configs/table_selfplay/*.yml)")
+    parser.add_argument("--set", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
+                        help="override fields, e.g. total_decisions=200000 punter.learning_rate=3e-4")
+    args = parser.parse_args(argv)
+    try:
+        config = load_table_selfplay_config(args.config, args.set)
+        selfplay = TableSelfPlay(config)
+    except (ValueError, OSError) as error:
+        raise UsageError(str(error)) from None
+    start = time.perf_counter()
+    final = selfplay.run()
+    print(f"table self-play: {selfplay.decisions()} decisions in {time.perf_counter() - start:.0f}s; models: "
+          + ", ".join(str(p) for p in final.values()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
