@@ -3,12 +3,16 @@
 Prints the punter's expected return per unit of initial stake (finite shoe and infinite deck),
 the optimal strategy table and the time taken; ``--json`` prints one JSON object instead.
 ``--shoot-ratio R`` adds the Shoot bet analysis for an allowance of R original stakes.
+
+``python -m shoot_pontoon_env.solver exploitability --punter NAME --banker NAME [--rules shoot] [--json]``
+prints the heads-up exploitability of a (punter, banker) pair (``best_response.py``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from typing import Any
 
@@ -136,7 +140,84 @@ def build_parser() -> Parser:
     return parser
 
 
+EXPLOITABILITY = "exploitability"
+
+
+def exploitability_presets() -> list[str]:
+    """The presets the heads-up model accepts (``game_punter.check_rules``)."""
+    from .game_punter import check_rules
+
+    names = []
+    for name in sorted(PRESETS):
+        try:
+            check_rules(get_rules(name))
+        except NotImplementedError:
+            continue
+        names.append(name)
+    return names
+
+
+def build_exploitability_parser() -> Parser:
+    parser = Parser(prog=f"python -m shoot_pontoon_env.solver {EXPLOITABILITY}",
+                    description="Heads-up exploitability of a (punter, banker) pair: the mean of the "
+                                "banker's and the punter's best-response gains, per unit of initial stake.")
+    parser.add_argument("--punter", required=True,
+                        help="the punter: a strategy name (tips, thresholdN, ...) or optimal")
+    parser.add_argument("--banker", required=True,
+                        help="the banker: a strategy name (stand17, dealer, shoot_aware, ...)")
+    parser.add_argument("--rules", default="shoot", choices=exploitability_presets(),
+                        help="the rule set (a preset the heads-up model accepts)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+def exploitability_main(argv: list[str]) -> int:
+    from .best_response import exploitability, make_player
+
+    args = build_exploitability_parser().parse_args(argv)
+    rules = get_rules(args.rules)
+    players = []
+    solutions: dict = {}  # one solve per game, shared with the punter's best response
+    for option, name in (("--punter", args.punter), ("--banker", args.banker)):
+        if name == "random":
+            raise UsageError(f"argument {option}: 'random' plays at random; the best responses need a "
+                             "deterministic player")
+        try:
+            players.append(make_player(name, rules, solutions))
+        except ValueError as error:
+            raise UsageError(f"argument {option}: {error}") from None
+    try:
+        result = exploitability(players[0], players[1], rules, solutions)
+    except NotImplementedError as error:
+        raise UsageError(str(error)) from None
+    out = result.to_dict()
+    out["punter"], out["banker"] = args.punter, args.banker
+    if args.json:
+        print(strict_json(out))
+        return 0
+
+    def signed(x: float) -> str:  # no "-0.000000" for a gain of -1e-16
+        return f"{round(x, 6) + 0.0:+.6f}"
+
+    print(f"Rules {rules.name!r}, heads-up: punter {args.punter}, banker {args.banker} "
+          "(per unit of initial stake)")
+    print(f"  pair value (punter):                {result.pair_value:+.6f}")
+    print(f"  against the banker's best response: {result.banker_best_response:+.6f} "
+          f"(banker gains {signed(result.banker_gain)})")
+    print(f"  punter's best response:             {result.punter_best_response:+.6f} "
+          f"(punter gains {signed(result.punter_gain)})"
+          + ("" if result.punter_best_response_splits else " without splits: a lower bound"))
+    print(f"  exploitability:                     {signed(result.exploitability)}"
+          + ("" if result.punter_best_response_splits else " (a lower bound)"))
+    print("Assumptions: " + "; ".join(result.notes))
+    print(f"Time taken: {result.seconds:.2f} s")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == EXPLOITABILITY:
+        return exploitability_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     rules = get_rules(args.rules)

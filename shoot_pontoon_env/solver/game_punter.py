@@ -1,0 +1,533 @@
+"""The punter's side of heads-up play: every way a punter policy can play its box, as weighted rows.
+
+The banker's best response and the value of a (punter, banker) pair both need, for every public
+observation ``O`` the banker may see of the punter's box (per hand: its face-up cards, how many are
+face down, its stake, buys, twists, and whether it is split, stuck, bust, a Pontoon or a Five Card
+Trick), every hidden completion of it with its weight. This module plays the punter's box on card
+*values* through a small mirror of the engine's hand flow (``Table._hand_moves``, ``_buy_range``,
+``_can_split``, ``_after_card``, ``_next_hand``), asking the punter policy at each decision through a
+:class:`SeatView`, so any :class:`Strategy` plays.
+
+A row is ``(O, K, W)``: ``K`` the value counts of all the punter's cards, ``W[j]`` the punter's net
+chips per unit of initial stake against banker outcome ``j`` (``dealer.NUM_OUTCOMES``), summed over
+the punter's card orders and policy branches that give that ``(O, K)``, each times its policy (and
+rank) probability. The chance of the cards themselves is left to the banker side
+(``game_banker.JointChance``): the chance of a whole deal depends only on the multiset of values dealt.
+
+Ten-value ranks: a pair of ten-value cards may be split only when the ranks are equal (``split_match
+= "rank"``). The rows carry values only; where a split's legality depends on a ten's rank, the
+enumeration branches on "same rank as the pair" with its exact chance given the punter's earlier
+ten-value cards of known rank (the other tens' ranks are averaged out: given every card's value, the
+ranks of the ten-value positions are a uniform random assignment of the shoe's tens).
+
+Split boxes (approximated; about 2% of deals for ``tips``; the effect of the missing resplits is
+measured by a paired Monte Carlo in tests/solver/test_best_response.py):
+
+- the banker's observation of every split box is one, :data:`SPLIT_OBSERVATION`: "the punter
+  split" (it does not read the split hands' face-up cards, stakes or busts);
+- no resplits: a box has at most two hands (the policy is not offered a third); ``best_response``
+  solves the punter's best response under the same cap, so every value it reports is of this game;
+- each split hand's plays are enumerated on their own and the two combined as independent: exact
+  for a policy that decides on the current hand only (every rule-based punter and the solver's
+  optimum), not for one that looks at the other split hand's cards.
+
+Assumes (checked by :func:`check_rules`): one punter box, no Double Stakes, no up card, no special
+Pontoons, Shoot bets only before the deal (a fixed amount from the policy), bought cards dealt face
+down (``buy_face_down``; the observation takes every bought card as hidden).
+
+The policy's :class:`SeatView` is filled as the engine's ``seat_view`` fills it on a table reshuffled
+every deal, a new Shoot of ``initial_shoot`` in play: ``shoe_size`` is the whole shoe,
+``shoot_capacity`` the Shoot less the Shoot bets outstanding (within ``max_shoot_bet``), but
+``balance`` is 0 (the engine's depends on the session's history). Only a policy that ignores the
+balance (every rule-based punter and the solver's optimum) is modelled exactly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from ..actions import Action, ActionKind, LegalMove
+from ..cards import CARDS_PER_DECK, FIVE_CARDS, HandClass, best_total
+from ..engine.hand import Hand
+from ..engine.settlement import hand_rank
+from ..engine.table import Phase
+from ..engine.view import HandView, SeatView, seen_cards
+from ..rules import Rules
+from ..strategies import Strategy
+from .dealer import NUM_OUTCOMES, PONTOON
+from .payoff import payoff_matrices, punter_class
+from .space import NUM_VALUES, TEN
+
+PUNTER_SEAT = 1
+BANKER_SEAT = 0
+_PAIR_TEN = 12 * 4
+"""Card int of a ten-value card of the pair's rank (a King)."""
+_OTHER_TEN = 11 * 4
+"""Card int of a ten-value card known not to be of the pair's rank (a Queen)."""
+
+PunterPolicy = Callable[[SeatView], Mapping[Action, float]]
+"""A punter policy: the chance of each action given the punter's view (its own cards, stakes)."""
+
+class HandKey(NamedTuple):
+    """One hand as the banker sees it (a tuple: equal to, and hashed as, the plain tuple of its
+    fields). The one constructor of the observation of a hand (``hand_key``, ``best_punter``)."""
+
+    visible: tuple[int, ...]
+    """The face-up values (ascending where no card is hidden)."""
+    hidden: int
+    stake: int
+    original_stake: int
+    shoot_bet: int = 0
+    buys: int = 0
+    twists: int = 0
+    doubled: bool = False
+    from_split: bool = False
+    done: bool = True
+    settled: bool = False
+    bust: bool = False
+
+
+Observation = tuple
+"""What the banker sees of the punter's box: a tuple of :data:`HandKey`."""
+
+
+def strategy_policy(strategy: Strategy, seed: int = 0) -> PunterPolicy:
+    """A rule-based :class:`Strategy` as a punter policy: the one action it answers (it is asked
+    with a fixed Generator, so a strategy must not play at random for the result to be exact)."""
+
+    def policy(view: SeatView) -> Mapping[Action, float]:
+        return {strategy.act(view, np.random.default_rng(seed)): 1.0}
+
+    return policy
+
+
+def check_rules(rules: Rules) -> None:
+    """Raise NotImplementedError for rules this heads-up model does not cover."""
+    problems = []
+    if rules.banker_play != "free":
+        problems.append("banker_play must be 'free' (a dealer has no decisions)")
+    if rules.max_boxes != 1:
+        problems.append("max_boxes must be 1")
+    if rules.double_stakes:
+        problems.append("double_stakes is not modelled")
+    if rules.dealer_shows_first_card:
+        problems.append("dealer_shows_first_card is not modelled")
+    if rules.special_pontoons:
+        problems.append("special_pontoons are not modelled")
+    if set(rules.shoot_bet_points) - {"before_deal"}:
+        problems.append("Shoot bets are modelled before the deal only")
+    if not rules.banker_stops_at_five:
+        problems.append("banker_five_cards='draw_on' is not modelled")
+    if rules.shoe != "reshuffle":
+        problems.append("only a shoe reshuffled every deal is modelled")
+    if not rules.buy_face_down:
+        problems.append("buy_face_down must be True (bought cards dealt face up are not modelled)")
+    if problems:
+        raise NotImplementedError(f"heads-up game of rules {rules.name!r}: " + "; ".join(problems))
+
+
+def shoot_capacity(rules: Rules, shoot: int, hands) -> int:
+    """``Table.shoot_capacity``: the Shoot less the Shoot bets of unsettled hands, within
+    ``max_shoot_bet``, at least 0 (``hands``: engine hands or hand views)."""
+    capacity = shoot - sum(h.shoot_bet for h in hands if not h.settled)
+    if rules.max_shoot_bet is not None:
+        capacity = min(capacity, rules.max_shoot_bet)
+    return max(capacity, 0)
+
+
+def cards_of_counts(counts) -> list[int]:
+    """Card ints standing for value counts (for ``cards.best_total``)."""
+    return [card_of(v) for v, c in enumerate(counts) for _ in range(c)]
+
+
+def card_of(value: int) -> int:
+    """The card int standing for a value index (a ten-value card as the Ten)."""
+    return value * 4
+
+
+def value_index(card: int) -> int:
+    return min(card // 4, TEN)
+
+
+def hand_key(h: HandView) -> HandKey:
+    """The banker's view of one hand, on values (so two observations that differ only in the ranks
+    of ten-value cards are one). A hand shown whole (a Pontoon, a Five Card Trick, a bust) is its
+    values in ascending order: with no card hidden, their order tells the banker nothing its
+    decision can use (its chances and payoffs depend on the multiset)."""
+    values = tuple(value_index(c) for c in h.cards)
+    if h.hidden_cards == 0:
+        values = tuple(sorted(values))
+    return HandKey(values, h.hidden_cards, h.stake, h.original_stake, h.shoot_bet,
+                   h.buys, h.twists, h.doubled, h.from_split, h.done, h.settled, h.bust)
+
+
+SPLIT_OBSERVATION: Observation = (("split",),)
+"""Every split box, as one observation (see the module doc)."""
+
+
+def observation_of(hands: tuple[HandView, ...]) -> Observation:
+    """The :data:`Observation` of a banker's ``SeatView.hands`` (engine or mirror); a split box is
+    :data:`SPLIT_OBSERVATION`."""
+    if any(h.from_split for h in hands):
+        return SPLIT_OBSERVATION
+    return tuple(hand_key(h) for h in hands)
+
+
+@dataclass
+class PunterRows:
+    """Every (observation, card counts) a punter policy reaches, with its payoff rows."""
+
+    rules: Rules
+    stake: int
+    """The policy's initial stake (chips): the unit of every value."""
+    shoot_bet: int
+    observations: list[Observation]
+    obs_index: np.ndarray
+    """(R,) the row's observation, rows sorted by it."""
+    counts: np.ndarray
+    """(R, 10) int: value counts of the punter's cards."""
+    payoff: np.ndarray
+    """(R, NUM_OUTCOMES): policy-weighted net chips per unit of initial stake, by banker outcome."""
+    all_settled: np.ndarray
+    """(n_O,) bool: every hand bust, so the banker does not play."""
+    peek_counts: np.ndarray
+    """(100, 10): the two first cards of each ordered start."""
+    peek_payoff: np.ndarray
+    """(100,): net chips per unit stake of that start against a banker's Pontoon at the peek."""
+
+
+class _Mirror:
+    """The engine's flow of one punter box, on cards standing for values (see the module doc)."""
+
+    def __init__(self, rules: Rules, policy: PunterPolicy) -> None:
+        self.rules = rules
+        self.policy = policy
+        self.g = {s: payoff_matrices(rules, s) for s in (False, True)}
+        self.max_hands = min(rules.max_split_hands, 2)
+        """Resplits are not modelled (see the module doc): a box has at most two hands."""
+        self.rank_matters = rules.split_match == "rank" and self.max_hands >= 2
+        self.last_hand = 1 << 30
+        """Play stops after this hand (a split box plays one hand's tree at a time)."""
+        self.splits: list[tuple[np.ndarray, np.ndarray]] = []
+        """(counts, payoff) rows of every split box, grouped by counts."""
+
+    # ----------------------------------------------------------------- legality (as Table)
+    def buy_range(self, hand: Hand) -> tuple[int, int]:
+        rules = self.rules
+        if not rules.buys_allowed or len(hand.cards) >= FIVE_CARDS:
+            return 1, 0
+        if rules.max_buys is not None and hand.buys >= rules.max_buys:
+            return 1, 0
+        if hand.twists and not rules.buy_after_twist:
+            return 1, 0
+        low = rules.buy_min_multiple * hand.original_stake
+        high = rules.buy_max_multiple * hand.original_stake
+        if rules.max_stake_multiple is not None:
+            high = min(high, rules.max_stake_multiple * hand.original_stake - hand.stake)
+        return low, high
+
+    def can_split(self, hands: list[Hand], hand: Hand) -> bool:
+        rules = self.rules
+        if self.max_hands < 2 or len(hands) >= self.max_hands:
+            return False
+        a, b = hand.cards
+        if rules.split_match == "rank":
+            return a // 4 == b // 4
+        return value_index(a) == value_index(b)
+
+    def hand_moves(self, hands: list[Hand], hand: Hand) -> tuple[LegalMove, ...]:
+        rules = self.rules
+        total, soft = best_total(hand.cards)
+        moves: list[LegalMove] = []
+        if total >= rules.stick_minimum:
+            moves.append(LegalMove(ActionKind.STICK))
+        if rules.may_draw_on(total, soft):
+            moves.append(LegalMove(ActionKind.TWIST))
+            low, high = self.buy_range(hand)
+            if low <= high:
+                moves.append(LegalMove(ActionKind.BUY, low, high))
+        if len(hand.cards) == 2 and not hand.drew and self.can_split(hands, hand):
+            moves.append(LegalMove(ActionKind.SPLIT))
+        return tuple(moves)
+
+    # ----------------------------------------------------------------- views
+    def view(self, hands: list[Hand], cursor: int, legal: tuple[LegalMove, ...]) -> SeatView:
+        counts = [0] * 13
+        seen, _ = seen_cards(hands, [], [], PUNTER_SEAT, counts)
+        shoot = self.rules.initial_shoot if self.rules.shoot else 0
+        return SeatView(
+            seat=PUNTER_SEAT, is_banker=False, banker=BANKER_SEAT, rules=self.rules, phase=Phase.PLAY,
+            legal=legal, shoot=shoot, shoot_capacity=shoot_capacity(self.rules, shoot, hands),
+            reserve=0, shoot_bet_point=None, current=cursor, hands=seen, banker_cards=(), banker_hidden=2,
+            seen_counts=np.array(counts, dtype=np.int64),
+            shoe_size=CARDS_PER_DECK * self.rules.num_decks, balance=0, num_players=2)
+
+    # ----------------------------------------------------------------- chance
+    def deal(self, hands: list[Hand], index: int, face_up: bool, ranks: tuple[int, int],
+             pair_card: int | None) -> Iterator[tuple[list[Hand], float, tuple[int, int]]]:
+        """Every card value (and, where a split's legality depends on it, ten-value rank class) dealt
+        to hand ``index``: (hands after, rank-branch chance, (pair-rank tens, other tens) known).
+        ``pair_card``: the card this one must match to be split (None: no split check follows)."""
+        decks = self.rules.num_decks
+        for v in range(NUM_VALUES):
+            if v == TEN and self.rank_matters and pair_card is not None and value_index(pair_card) == TEN:
+                same, other = ranks
+                p_same = (4 * decks - same) / (16 * decks - same - other)
+                options = [(_PAIR_TEN, p_same, (same + 1, other)),
+                           (_OTHER_TEN, 1 - p_same, (same, other + 1))]
+            else:
+                options = [(card_of(v), 1.0, ranks)]
+            for card, p, known in options:
+                if p <= 0:
+                    continue
+                new = [dataclasses.replace(h, cards=list(h.cards), face_up=list(h.face_up)) for h in hands]
+                new[index].cards.append(card)
+                new[index].face_up.append(face_up)
+                yield new, p, known
+
+    # ----------------------------------------------------------------- flow
+    def after_card(self, hand: Hand) -> None:
+        """``Table._after_card``: bust, Five Card Trick, Pontoon, a 21 that stands."""
+        cls = hand_rank(hand, self.rules).hand_class
+        if cls == HandClass.BUST:
+            hand.face_up[:] = [True] * len(hand.cards)
+            hand.settled = hand.done = True
+        elif cls == HandClass.FIVE_CARD_TRICK:
+            hand.done = True
+            hand.face_up[:] = [True] * len(hand.cards)
+        elif cls == HandClass.PONTOON:
+            hand.done = True
+            hand.face_up[:] = [True] * len(hand.cards)
+        elif cls == HandClass.TWENTY_ONE and not self.rules.may_draw_on(*best_total(hand.cards)):
+            hand.done = True
+
+    def next_hand(self, hands: list[Hand], cursor: int, w: float, ranks: tuple[int, int]
+                  ) -> Iterator[tuple[list[Hand], float]]:
+        """``Table._next_hand`` then play on: yields finished boxes with their weights."""
+        cursor += 1
+        if cursor >= len(hands) or cursor > self.last_hand:
+            yield hands, w
+            return
+        hand = hands[cursor]
+        if len(hand.cards) == 1:
+            for new, p, known in self.deal(hands, cursor, False, ranks, hand.cards[0]):
+                self.after_card(new[cursor])
+                yield from self.play(new, cursor, w * p, known)
+            return
+        if len(hand.cards) == 2 and hand_rank(hand, self.rules).hand_class == HandClass.PONTOON:
+            hand.done = True
+            hand.face_up[:] = [True, True]
+        yield from self.play(hands, cursor, w, ranks)
+
+    def play(self, hands: list[Hand], cursor: int, w: float, ranks: tuple[int, int]
+             ) -> Iterator[tuple[list[Hand], float]]:
+        hand = hands[cursor]
+        if hand.done or hand.settled:
+            yield from self.next_hand(hands, cursor, w, ranks)
+            return
+        legal = self.hand_moves(hands, hand)
+        for action, p in self.policy(self.view(hands, cursor, legal)).items():
+            if p <= 0:
+                continue
+            if not any(m.allows(action) for m in legal):
+                raise ValueError(f"punter policy answered {action}, not legal among {legal}")
+            yield from self.act(hands, cursor, action, w * p, ranks)
+
+    def act(self, hands: list[Hand], cursor: int, action: Action, w: float, ranks: tuple[int, int]
+            ) -> Iterator[tuple[list[Hand], float]]:
+        kind = action.kind
+        if kind == ActionKind.STICK:
+            new = [dataclasses.replace(h) for h in hands]
+            new[cursor].done = True
+            yield from self.play(new, cursor, w, ranks)
+        elif kind in (ActionKind.TWIST, ActionKind.BUY):
+            face_up = kind == ActionKind.TWIST or not self.rules.buy_face_down
+            for new, p, known in self.deal(hands, cursor, face_up, ranks, None):
+                hand = new[cursor]
+                if kind == ActionKind.TWIST:
+                    hand.twists += 1
+                else:
+                    hand.buys += 1
+                    hand.stake += action.amount
+                self.after_card(hand)
+                yield from self.play(new, cursor, w * p, known)
+        elif kind == ActionKind.SPLIT:
+            self.splits.append(self.split_box(hands[cursor], w))
+        else:
+            raise ValueError(f"punter policy answered {action}: not a play of the modelled rules")
+
+    def split_box(self, hand: Hand, w: float) -> tuple[np.ndarray, np.ndarray]:
+        """Rows (value counts, payoff times chance) of a split box of two hands. Each hand's tree is
+        enumerated on its own, as the first hand plays it (its sibling waiting on its pair card), and
+        the two are combined as independent plays: exact when the policy decides on the current
+        hand's cards and stakes (every rule-based punter and the solver's optimum), not on the other
+        hand's cards. The first hand keeps the Shoot bet (docs/RULES.md, interpretation 3). No
+        further split can follow (``max_hands`` is two)."""
+        first = _by_counts(*self.hand_tree(hand, hand.shoot_bet))
+        second = first if hand.shoot_bet == 0 else _by_counts(*self.hand_tree(hand, 0))
+        (k1, p1, v1), (k2, p2, v2) = first, second
+        acc: dict[int, np.ndarray] = {}
+        for at in range(0, len(k1), 64):  # in chunks, to bound the memory of the pairs
+            code = k1[at:at + 64, None] + k2[None, :]
+            value = (v1[at:at + 64, None, :] * p2[None, :, None]
+                     + p1[at:at + 64, None, None] * v2[None, :, :]).reshape(-1, NUM_OUTCOMES)
+            keys, inverse = np.unique(code.ravel(), return_inverse=True)
+            summed = np.zeros((len(keys), NUM_OUTCOMES))
+            np.add.at(summed, inverse, value)
+            for key, row in zip(keys.tolist(), summed):
+                acc[key] = acc[key] + row if key in acc else row
+        keys = np.array(sorted(acc), dtype=np.int64)
+        counts = (keys[:, None] // _CODE_BASE[None, :]) % (NUM_VALUES + 1)
+        return counts, w * np.array([acc[k] for k in keys.tolist()]).reshape(len(keys), NUM_OUTCOMES)
+
+    def hand_tree(self, hand: Hand, shoot_bet: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every play of one split hand (its pair card, then its own second card and draws): value
+        counts (n, 10), chance (n,), payoff rows (n, NUM_OUTCOMES)."""
+        pair = hand.cards[1]
+        played = Hand(seat=hand.seat, box=hand.box, original_stake=hand.original_stake,
+                      stake=hand.original_stake, shoot_bet=shoot_bet, from_split=True, cards=[hand.cards[0]],
+                      face_up=[False])
+        waiting = Hand(seat=hand.seat, box=hand.box, original_stake=hand.original_stake,
+                       stake=hand.original_stake, from_split=True, cards=[pair], face_up=[False])
+        saved, self.last_hand = self.last_hand, 0
+        counts, probs, rows = [], [], []
+        try:
+            for new, p, known in self.deal([played, waiting], 0, False, (0, 0), None):
+                self.after_card(new[0])
+                for box, q in self.play(new, 0, p, known):
+                    c = [0] * NUM_VALUES
+                    for card in box[0].cards:
+                        c[value_index(card)] += 1
+                    counts.append(c)
+                    probs.append(q)
+                    rows.append(self.payoff_row([box[0]], hand.original_stake))
+        finally:
+            self.last_hand = saved
+        return (np.array(counts, dtype=np.int64), np.array(probs),
+                np.array(rows).reshape(len(rows), NUM_OUTCOMES))
+
+    # ----------------------------------------------------------------- payoffs
+    def payoff_row(self, hands: list[Hand], unit: int) -> np.ndarray:
+        """Net chips per unit stake of the finished box against each banker outcome."""
+        row = np.zeros(NUM_OUTCOMES)
+        for hand in hands:
+            if hand.settled:
+                row -= hand.stake + hand.shoot_bet
+                continue
+            rank = hand_rank(hand, self.rules)
+            cls = punter_class(rank.total, len(hand.cards), rank.hand_class == HandClass.PONTOON)
+            g, h = self.g[hand.from_split]
+            row += g[cls] * hand.stake + h[cls] * hand.shoot_bet
+        return row / unit
+
+
+_CODE_BASE = (NUM_VALUES + 1) ** np.arange(NUM_VALUES)
+"""Value counts as one integer (a box of two hands holds at most ten cards of a value)."""
+
+
+def _by_counts(counts: np.ndarray, probs: np.ndarray, rows: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One hand's plays grouped by value counts: (count codes, total chance, chance-weighted payoff)."""
+    keys, inverse = np.unique(counts @ _CODE_BASE, return_inverse=True)
+    prob = np.bincount(inverse, weights=probs, minlength=len(keys))
+    value = np.zeros((len(keys), NUM_OUTCOMES))
+    np.add.at(value, inverse, probs[:, None] * rows)
+    return keys, prob, value
+
+
+def _ask_amount(policy: PunterPolicy, view: SeatView) -> int:
+    answer = policy(view)
+    if len(answer) != 1:
+        raise NotImplementedError("a stake or Shoot bet must be a single amount (not a mixed choice)")
+    (action,) = answer
+    if not any(m.allows(action) for m in view.legal):
+        raise ValueError(f"punter policy answered {action}, not legal among {view.legal}")
+    return int(action.amount)
+
+
+def _pre_deal_view(rules: Rules, legal: tuple[LegalMove, ...], phase: Phase, hands: tuple = (),
+                   point: str | None = None) -> SeatView:
+    shoot = rules.initial_shoot if rules.shoot else 0
+    return SeatView(
+        seat=PUNTER_SEAT, is_banker=False, banker=BANKER_SEAT, rules=rules, phase=phase, legal=legal,
+        shoot=shoot, shoot_capacity=shoot_capacity(rules, shoot, hands),
+        reserve=0, shoot_bet_point=point, current=0 if hands else None, hands=hands, banker_cards=(),
+        banker_hidden=0, seen_counts=np.zeros(13, dtype=np.int64),
+        shoe_size=CARDS_PER_DECK * rules.num_decks, balance=0, num_players=2)
+
+
+def punter_rows(rules: Rules, policy: PunterPolicy) -> PunterRows:
+    """Play ``policy``'s box in every way it can go (heads-up, the banker playing on after)."""
+    check_rules(rules)
+    stake = _ask_amount(policy, _pre_deal_view(rules, (LegalMove(ActionKind.STAKE, rules.min_stake,
+                                                                  rules.max_stake),), Phase.STAKES))
+    bet = 0
+    if "before_deal" in rules.shoot_bet_points and rules.shoot:
+        cap = rules.initial_shoot if rules.max_shoot_bet is None else min(rules.initial_shoot,
+                                                                          rules.max_shoot_bet)
+        box = Hand(seat=PUNTER_SEAT, box=0, original_stake=stake, stake=stake)
+        seen, _ = seen_cards([box], [], [], PUNTER_SEAT, [0] * 13)
+        bet = _ask_amount(policy, _pre_deal_view(rules, (LegalMove(ActionKind.SHOOT_BET, 0, cap),),
+                                                 Phase.SHOOT_BETS, seen, "before_deal"))
+    mirror = _Mirror(rules, policy)
+    acc: dict[tuple[Observation, tuple[int, ...]], np.ndarray] = {}
+    settled: dict[Observation, bool] = {}
+    peek_counts = np.zeros((NUM_VALUES * NUM_VALUES, NUM_VALUES), dtype=np.int64)
+    peek_payoff = np.zeros(NUM_VALUES * NUM_VALUES)
+    g_peek, h_peek = mirror.g[False]
+    for first in range(NUM_VALUES):
+        for second in range(NUM_VALUES):
+            card = _PAIR_TEN if first == TEN and mirror.rank_matters else card_of(first)
+            start = Hand(seat=PUNTER_SEAT, box=0, original_stake=stake, stake=stake, shoot_bet=bet,
+                         cards=[card], face_up=[False])
+            k = first * NUM_VALUES + second
+            peek_counts[k, first] += 1
+            peek_counts[k, second] += 1
+            for hands, p, known in mirror.deal([start], 0, False, (1 if first == TEN else 0, 0), card):
+                if value_index(hands[0].cards[1]) != second:
+                    continue
+                rank = hand_rank(hands[0], rules)
+                cls = punter_class(rank.total, 2, rank.hand_class == HandClass.PONTOON)
+                peek_payoff[k] += p * (g_peek[cls, PONTOON] * stake + h_peek[cls, PONTOON] * bet) / stake
+                for box, w in mirror.next_hand(hands, -1, p, known):
+                    _add_row(acc, settled, box, w, mirror.payoff_row(box, stake))
+    for counts, rows in mirror.splits:
+        for c, row in zip(counts, rows):
+            _accumulate(acc, (SPLIT_OBSERVATION, tuple(int(x) for x in c)), row)
+    if mirror.splits:
+        settled[SPLIT_OBSERVATION] = False
+    observations = sorted(o for o in settled if o != SPLIT_OBSERVATION)
+    if mirror.splits:
+        observations.append(SPLIT_OBSERVATION)
+    index = {o: i for i, o in enumerate(observations)}
+    keys = sorted(acc, key=lambda ok: (index[ok[0]], ok[1]))
+    return PunterRows(
+        rules=rules, stake=stake, shoot_bet=bet, observations=observations,
+        obs_index=np.array([index[o] for o, _ in keys], dtype=np.int64),
+        counts=np.array([c for _, c in keys], dtype=np.int64).reshape(len(keys), NUM_VALUES),
+        payoff=np.array([acc[k] for k in keys]).reshape(len(keys), NUM_OUTCOMES),
+        all_settled=np.array([settled[o] for o in observations], dtype=bool),
+        peek_counts=peek_counts, peek_payoff=peek_payoff)
+
+
+def _add_row(acc: dict, settled: dict, box: list[Hand], w: float, row: np.ndarray) -> None:
+    counts = [0] * NUM_VALUES
+    for hand in box:
+        for card in hand.cards:
+            counts[value_index(card)] += 1
+    seen, _ = seen_cards(box, [], [], BANKER_SEAT, [0] * 13)
+    obs = observation_of(seen)
+    _accumulate(acc, (obs, tuple(counts)), w * row)
+    settled[obs] = all(h.settled for h in box)
+
+
+def _accumulate(acc: dict, key: tuple, row: np.ndarray) -> None:
+    if key in acc:
+        acc[key] = acc[key] + row
+    else:
+        acc[key] = row
