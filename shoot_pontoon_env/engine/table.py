@@ -29,6 +29,22 @@ _new_event = tuple.__new__
 """Event(...) from its fields in order, without the keyword handling of a named tuple's __new__."""
 
 
+def buy_range(rules: Rules, cards: int, buys: int, twists: int, original_stake: int, stake: int) -> tuple[int, int]:
+    """The chips a buy may add to a hand of ``cards`` cards, ``buys`` buys and ``twists`` twists now,
+    or an empty range (low > high). The solver's models of a box call it too."""
+    if not rules.buys_allowed or cards >= FIVE_CARDS:
+        return 1, 0
+    if rules.max_buys is not None and buys >= rules.max_buys:
+        return 1, 0
+    if twists and not rules.buy_after_twist:
+        return 1, 0
+    low = rules.buy_min_multiple * original_stake
+    high = rules.buy_max_multiple * original_stake
+    if rules.max_stake_multiple is not None:
+        high = min(high, rules.max_stake_multiple * original_stake - stake)
+    return low, high
+
+
 class Phase(IntEnum):
     STAKES = 0  # punters stake their boxes
     SHOOT_BETS = 1  # a Shoot betting point before the deal or before the second card
@@ -246,18 +262,7 @@ class Table:
 
     def _buy_range(self, hand: Hand) -> tuple[int, int]:
         """The chips a buy may add now, or an empty range (low > high)."""
-        rules = self.rules
-        if not rules.buys_allowed or len(hand.cards) >= FIVE_CARDS:
-            return 1, 0
-        if rules.max_buys is not None and hand.buys >= rules.max_buys:
-            return 1, 0
-        if hand.twists and not rules.buy_after_twist:
-            return 1, 0
-        low = rules.buy_min_multiple * hand.original_stake
-        high = rules.buy_max_multiple * hand.original_stake
-        if rules.max_stake_multiple is not None:
-            high = min(high, rules.max_stake_multiple * hand.original_stake - hand.stake)
-        return low, high
+        return buy_range(self.rules, len(hand.cards), hand.buys, hand.twists, hand.original_stake, hand.stake)
 
     def _can_split(self, hand: Hand) -> bool:
         rules = self.rules

@@ -33,6 +33,7 @@ import numpy as np
 
 from ..actions import Action, ActionKind
 from ..cards import FIVE_CARDS, best_total
+from ..engine.table import buy_range
 from ..engine.view import SeatView
 from ..rules import Rules
 from ..strategies import Strategy
@@ -178,16 +179,8 @@ class _Tree:
         return self.build(hidden, stake, buys, twists)
 
     def _buy_range(self, stake: int, buys: int, twists: tuple[int, ...]) -> tuple[int, int]:
-        """``Table._buy_range`` for a hand of this stake, buys and twists (fewer than five cards)."""
-        rules = self.rules
-        if not rules.buys_allowed or (rules.max_buys is not None and buys >= rules.max_buys):
-            return 1, 0
-        if twists and not rules.buy_after_twist:
-            return 1, 0
-        low, high = rules.buy_min_multiple * self.stake, rules.buy_max_multiple * self.stake
-        if rules.max_stake_multiple is not None:
-            high = min(high, rules.max_stake_multiple * self.stake - stake)
-        return low, high
+        """``Table``'s buy range for a hand of this stake, buys and twists (fewer than five cards)."""
+        return buy_range(self.rules, 0, buys, len(twists), self.stake, stake)
 
 
 def _row_values(tree: _Tree, draws: Decisions, space: BankerSpace, joint: JointChance) -> np.ndarray:

@@ -52,10 +52,10 @@ from typing import NamedTuple
 import numpy as np
 
 from ..actions import Action, ActionKind, LegalMove
-from ..cards import CARDS_PER_DECK, FIVE_CARDS, HandClass, best_total
+from ..cards import CARDS_PER_DECK, HandClass, best_total
 from ..engine.hand import Hand
 from ..engine.settlement import hand_rank
-from ..engine.table import Phase
+from ..engine.table import Phase, buy_range
 from ..engine.view import HandView, SeatView, seen_cards
 from ..rules import Rules
 from ..strategies import Strategy
@@ -218,18 +218,7 @@ class _Mirror:
 
     # ----------------------------------------------------------------- legality (as Table)
     def buy_range(self, hand: Hand) -> tuple[int, int]:
-        rules = self.rules
-        if not rules.buys_allowed or len(hand.cards) >= FIVE_CARDS:
-            return 1, 0
-        if rules.max_buys is not None and hand.buys >= rules.max_buys:
-            return 1, 0
-        if hand.twists and not rules.buy_after_twist:
-            return 1, 0
-        low = rules.buy_min_multiple * hand.original_stake
-        high = rules.buy_max_multiple * hand.original_stake
-        if rules.max_stake_multiple is not None:
-            high = min(high, rules.max_stake_multiple * hand.original_stake - hand.stake)
-        return low, high
+        return buy_range(self.rules, len(hand.cards), hand.buys, hand.twists, hand.original_stake, hand.stake)
 
     def can_split(self, hands: list[Hand], hand: Hand) -> bool:
         rules = self.rules
