@@ -105,13 +105,11 @@ Actor = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """Seat observations (flat rows) and seat masks -> seat action indices."""
 
 
-def agent_actor(agent: Any, seat_table: ActionTable, env_id: str, env_kwargs: dict[str, Any],
-                rng: np.random.Generator) -> Actor:
-    """Any batched agent of ``agents/`` (a trained model, ``zoo:NAME``) bound to the env it was made
-    for, playing whole-table seats through its own action table."""
-    env = gym.make(env_id, **env_kwargs)
-    agent.bind(env)
-    indices = seat_indices(seat_table, env.unwrapped.action_table, f"{agent.name} ({env_id} {env_kwargs})")
+def agent_actor(agent: Any, seat_table: ActionTable, env: gym.Env, rng: np.random.Generator) -> Actor:
+    """Any batched agent of ``agents/`` (a trained model, ``zoo:NAME``), bound to ``env``, the env it
+    was made for (``make_agent`` binds it), playing whole-table seats through that env's action table."""
+    base = env.unwrapped
+    indices = seat_indices(seat_table, base.action_table, f"{agent.name} ({base.spec.id if base.spec else base})")
 
     def act(rows: np.ndarray, seat_masks: np.ndarray) -> np.ndarray:
         masks = seat_masks[:, indices]

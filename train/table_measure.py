@@ -97,7 +97,7 @@ def trained_actor(name: str, role: str, seat_table, env_kwargs: dict[str, Any], 
 
     kwargs = env_kwargs if model_env_kwargs is None else model_env_kwargs
     env = gym.make(ENV_IDS[role], **kwargs)
-    return agent_actor(make_agent(name, env), seat_table, ENV_IDS[role], kwargs, rng)
+    return agent_actor(make_agent(name, env), seat_table, env, rng)
 
 
 def paired_bankers(banker: str, reference: str, punters: str, deals: int, seed: int,
