@@ -55,7 +55,8 @@ class BatchedTableEnv:
 
     ## Arguments
     ``num_tables`` (1..2**24), ``players`` (a dict of seat -> strategy name or Strategy for the seats
-    the kernel plays: ``tips``, ``threshold``, ``stand17``, ``dealer``, ``shoot_aware``, ``random`` ...),
+    the kernel plays: ``tips``, ``threshold``, ``stand17``, ``dealer``, ``shoot_aware``, ``random`` ..., or
+    the solver's policy, ``optimal`` or ``basic``: one solver policy a table),
     and the AEC env's ``rules``, ``num_players``, ``first_banker``, ``stake_levels``,
     ``shoot_bet_levels``, ``buy_levels``, ``deals_per_episode``, ``max_cycles``,
     ``illegal_action_penalty``, ``strict`` and ``starting_chips``.

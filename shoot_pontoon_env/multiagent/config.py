@@ -8,14 +8,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..actions import ActionKind
 from ..engine.table import Table
+from ..models.player import SOLVER_PLAYERS, solver_player
 from ..rules import Rules
 from ..seat.action_table import ActionEntry, ActionTable, banker_action_table, punter_action_table
 from ..seat.arguments import (check_bool, check_deals_per_episode, check_int, check_penalty, check_players,
                               check_rules, check_starting_chips, check_strategy)
 from ..seat.config import PUNTER, SeatConfig
 from ..seat.encoding import ObservationEncoder
-from ..strategies import Strategy
+from ..strategies import STRATEGIES, Strategy
 
 
 def seat_action_table(
@@ -63,7 +65,9 @@ def whole_table_settings(
     players: Mapping[int, Strategy | str] | None = None,
 ) -> WholeTableSettings:
     """Check every argument (one error naming the bad value and what is allowed). ``players``: the
-    seats the table players play instead of learners (seat -> a strategy name or Strategy).
+    seats the table players play instead of learners (seat -> a strategy name or Strategy, or a
+    solver player's name: ``optimal``, the solver's policy against ``stand17``, with its Shoot bets for
+    the table's levels; ``basic``).
     ``deals_per_episode=None``: one deal, or with ``max_cycles`` as many as the episode has room for
     (``max_cycles + 1``: every deal asks for a stake, so only the truncation ends the episode, as
     PettingZoo means by ``max_cycles``)."""
@@ -75,13 +79,25 @@ def whole_table_settings(
     if first_banker != "random":
         check_int("first_banker", first_banker, 0, num_players - 1)
     Table(rules, num_players, rng=np.random.default_rng(0))  # the engine checks the table size
+    action_table = seat_action_table(rules, stake_levels, shoot_bet_levels, buy_levels)
     fixed: dict[int, Strategy] = {}
     if players is not None:
         if not isinstance(players, Mapping):
-            raise ValueError(f"players = {players!r}: expected a dict of seat -> strategy name or Strategy")
+            raise ValueError(f"players = {players!r}: expected a dict of seat -> strategy name, solver player name "
+                             f"{list(SOLVER_PLAYERS)} or Strategy")
+        solved: dict[str, Strategy] = {}
         for seat, player in players.items():
             check_int("players' seat", seat, 0, num_players - 1)
-            fixed[int(seat)] = check_strategy(f"players[{seat}]", player)
+            if isinstance(player, str) and player in SOLVER_PLAYERS:  # one solution for every seat naming it
+                if player not in solved:
+                    levels = [e.amount for e in action_table.entries if e.kind == ActionKind.SHOOT_BET]
+                    solved[player] = solver_player(player, rules, None, levels)
+                fixed[int(seat)] = solved[player]
+            elif isinstance(player, str) and player not in STRATEGIES:
+                raise ValueError(f"players[{seat}] = {player!r}: expected a strategy name {sorted(STRATEGIES)}, a "
+                                 f"solver player {list(SOLVER_PLAYERS)} or a Strategy instance")
+            else:
+                fixed[int(seat)] = check_strategy(f"players[{seat}]", player)
         bankers = range(num_players) if first_banker == "random" else (first_banker,)
         if any(all(s in fixed or s == banker for s in range(num_players)) for banker in bankers):
             raise ValueError(
@@ -89,7 +105,6 @@ def whole_table_settings(
                 "learner's seat must punt in the first deal (a deal whose punters all bust asks the banker "
                 "nothing); leave a punter's seat to the learners too, or train a lone banker with "
                 "ShootPontoonBanker-v0, whose agent acknowledges such deals")
-    action_table = seat_action_table(rules, stake_levels, shoot_bet_levels, buy_levels)
     starting_chips = check_starting_chips(starting_chips)
     config = SeatConfig(
         rules=rules, num_players=num_players, seat=0, role=PUNTER,

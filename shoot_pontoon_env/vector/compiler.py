@@ -29,10 +29,13 @@ from typing import Any, NamedTuple
 import numba
 from numba import njit
 
-ENV, EVALUATION, WHOLE_TABLE = "env", "evaluation", "whole_table"
-GROUPS = (ENV, EVALUATION, WHOLE_TABLE)
-"""In compile order: the env's functions first, which every other group's entry points call (and
-nothing else: each of the others is compiled alone after them)."""
+ENV, POLICY, EVALUATION, WHOLE_TABLE = "env", "policy", "evaluation", "whole_table"
+GROUPS = (ENV, POLICY, EVALUATION, WHOLE_TABLE)
+"""In compile order: the env's functions first, which every other group's entry points call; the
+solver's policy tables (no entry point), which an evaluation and the whole table call; then each of
+the others, alone (:data:`NEEDS`)."""
+NEEDS = {EVALUATION: (ENV, POLICY), WHOLE_TABLE: (ENV, POLICY)}
+"""The groups compiled before each group with entry points (each needs the env's)."""
 COMPILING_MESSAGE = ("shoot-pontoon-env: compiling the batched engine, once: about 15-30 s (numba caches the "
                      "machine code in {where}; engine='table' plays without it)")
 
@@ -85,12 +88,12 @@ class KernelCompiler:
 
     # ------------------------------------------------------------------ compiling
     def compile(self, group: str | None = None) -> None:
-        """Compile ``group`` after the env's group it calls (None, the default: every group), once."""
+        """Compile ``group`` after the groups it calls (``NEEDS``; None, the default: every group), once."""
         reason = disabled_reason()
         if reason is not None:
             raise RuntimeError(reason)
         with self._lock:
-            for name in (GROUPS if group is None else dict.fromkeys((ENV, group))):
+            for name in (GROUPS if group is None else dict.fromkeys((*NEEDS.get(group, (ENV,)), group))):
                 if name not in self._compiled:
                     for item in self._registered:
                         if item.group == name:

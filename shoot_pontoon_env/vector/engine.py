@@ -18,16 +18,17 @@ from ..actions import ActionKind
 from ..seat.config import SeatConfig
 from ..strategies import Strategy
 from ..seat.encoding import BANKER_RANKS, HAND_SIZE, hand_slots
+from ..solver.player import OptimalPunter
 from . import kernel
 from .bitgen import GeneratorHandle
 from .compiler import disabled_reason
-from .policy import NO_POLICY
+from .policy import NO_POLICY, BatchPlayer
 from .layout import (
     AP_NONE, AP_STRATEGY, AP_TABLE, BALANCES, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BLIND, C_COMPACT, C_DEALS_PER_EPISODE,
     C_FEED_CAPACITY, C_FIELDS, C_O_ACT_AMOUNT, C_O_ACT_KIND, C_O_BY_KIND, C_O_FEED, C_O_FEED_LEN, C_O_SHOE,
     C_O_STRAT, C_PLAYERS, C_SEAT, C_SLOTS, C_STARTING_CHIPS, Config, ERRORS,
     F_BANKER_CARDS_BOUND, F_FIELDS, F_O_ACT_MULTIPLE, F_O_STRAT, F_PENALTY, F_PENETRATION, HANDS, H_FIELDS,
-    H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, Layout, SI_A, STRAT_FLOATS, STRAT_INTS, S_RANDOM, S_TIPS, T_BANKER, T_DEALS,
+    H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, Layout, SI_A, STRAT_FLOATS, STRAT_INTS, S_OPTIMAL, S_RANDOM, S_TIPS, T_BANKER, T_DEALS,
     T_ERROR, T_FEED_COUNT, T_FEED_HEAD, T_HANDS, T_ILLEGAL, T_RESERVE, T_SHOOT, action_arrays,
     by_kind, rules_fields, settlement_bytes, strategy_code, table_layout,
 )
@@ -60,7 +61,9 @@ def largest_shoot_bet(config: SeatConfig, players: Sequence[tuple[int, list[int]
     if autopilot == AP_TABLE:
         bets.append(math.inf)  # the optimum's Shoot policy bets all the room there is
     for code, ints in players:
-        if code == S_RANDOM:
+        if code == S_OPTIMAL:
+            bets.append(math.inf)
+        elif code == S_RANDOM:
             bets.append(rules.max_stake)
         elif code == S_TIPS:
             bets.append(max(ints[SI_A], 1) * rules.min_stake)
@@ -104,17 +107,40 @@ def chip_bound(config: SeatConfig, largest_bet: float) -> int:
     return int(bound)
 
 
+def player_code(argument: str, player: Strategy, solver_players: bool) -> tuple[int, list[int], list[float]]:
+    """``layout.strategy_code``, or S_OPTIMAL for the solver's policy where the batch plays it
+    (``solver_players``: a whole table, whose kernel reads it from the batch's policy array)."""
+    if solver_players and type(player) is OptimalPunter:
+        _, ints, floats = strategy_code(argument, Strategy())
+        return S_OPTIMAL, ints, floats
+    return strategy_code(argument, player)
+
+
+def solver_players_policy(config: SeatConfig) -> np.ndarray:
+    """The policy array of the table players that are the solver's policy (``NO_POLICY``: none). A
+    batch holds one: seats given different solutions are refused by name."""
+    tables = [(argument, BatchPlayer.of_strategy(player, config.rules).policy)
+              for argument, player in zip(config.player_arguments, config.players) if type(player) is OptimalPunter]
+    for argument, table in tables[1:]:
+        if not np.array_equal(table, tables[0][1]):
+            raise ValueError(f"{argument}: a solver's policy unlike {tables[0][0]}'s; the batched engine plays "
+                             "one solver policy a table (give those seats the same one)")
+    return tables[0][1] if tables else NO_POLICY
+
+
 def batch_config(config: SeatConfig, layout: Layout, feed_capacity: int,
-                 autopilot: tuple[int, Strategy | None] = (AP_NONE, None), blind: bool = False) -> Config:
+                 autopilot: tuple[int, Strategy | None] = (AP_NONE, None), blind: bool = False,
+                 solver_players: bool = False) -> Config:
     """The kernel's Config of a seat's episode (an error about a player the batch cannot play names
     the argument that gave it, ``config.player_arguments``). ``autopilot``: how
     the kernel plays the agent's seat itself (evaluations), with the rule-based player it uses;
-    ``blind``: encode no observation (nobody reads it when the kernel plays the seat)."""
+    ``blind``: encode no observation (nobody reads it when the kernel plays the seat);
+    ``solver_players``: table players may be the solver's policy (a whole table's kernel plays them)."""
     rules = config.rules
     players_of_slots = list(zip(config.player_arguments, config.players))
     if autopilot[0] == AP_STRATEGY:
         players_of_slots.append(("agent", autopilot[1]))
-    coded = [strategy_code(argument, player) for argument, player in players_of_slots]
+    coded = [player_code(argument, player, solver_players) for argument, player in players_of_slots]
     largest_bet = largest_shoot_bet(config, [(code, ints) for code, ints, _ in coded], autopilot[0])
     if chip_bound(config, largest_bet) > INT32_CHIPS:
         raise ValueError(
@@ -169,7 +195,7 @@ class TableBatch:
     """
 
     def __init__(self, config: SeatConfig, num_tables: int, *, feed_capacity: int = 0, autopilot: tuple[int, Strategy | None] = (AP_NONE, None),
-                 policy: np.ndarray = NO_POLICY, blind: bool = False) -> None:
+                 policy: np.ndarray = NO_POLICY, blind: bool = False, solver_players: bool = False) -> None:
         if isinstance(num_tables, bool) or not isinstance(num_tables, (int, np.integer)) or not (
                 1 <= num_tables <= MAX_TABLES):
             raise ValueError(f"num_envs = {num_tables!r}: expected an int in 1..{MAX_TABLES:,}")
@@ -181,7 +207,7 @@ class TableBatch:
         slots = hand_slots(rules, config.num_players)
         self.layout = table_layout(config.num_players, slots, rules.num_decks * 52, feed_capacity)
         self.seat_config = config
-        self.config = batch_config(config, self.layout, feed_capacity, autopilot, blind)
+        self.config = batch_config(config, self.layout, feed_capacity, autopilot, blind, solver_players)
         self.policy = np.ascontiguousarray(policy, dtype=np.int32)
         self.num_tables = n
         try:

@@ -30,7 +30,7 @@ from .policy import MAX_STAKE_MULTIPLE as P_MAX_STAKE_MULTIPLE
 from .policy import (P_ACT, P_ACT_FULL, P_ACT_OPEN, P_BET_DEAL, P_BET_FOURTH, P_BET_SECOND, P_CHILD, P_CTX, P_FLAG,
                      P_FLAGS, P_LEVEL_SIZE, P_OPEN, P_SHOOT, P_SPLIT, P_SPLIT_FULL, P_SPLIT_OPEN, P_STAKE, P_START)
 from .bitgen import HANDLE, next_double
-from .compiler import EVALUATION, WHOLE_TABLE, KernelCompiler
+from .compiler import EVALUATION, POLICY, WHOLE_TABLE, KernelCompiler
 from .layout import (
     AP_TABLE, AP_UNIFORM, BALANCES, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BANKER_STOPS_AT_FIVE,
     C_BANKER_TRICK, C_BANK_SALE, C_BANK_SALE_PRICE, C_BASE_STAKE, C_BET_BEFORE_DEAL, C_BET_BEFORE_FOURTH,
@@ -51,14 +51,14 @@ from .layout import (
     PH_DEAL_OVER, PH_PLAY, PH_SHOOT_BETS, PH_STAKES, SF_A, SF_B, SI_A, SI_B, SI_BANKER_STAND,
     SI_PUNTER_STICK, STRAT_FLOATS, STRAT_INTS, ST_BANK, ST_BANKER, ST_BET_BEFORE_DEAL,
     ST_BET_BEFORE_SECOND, ST_FIRST_CARDS, ST_OVER, ST_PEEK, ST_PLAY, ST_SECOND_CARDS, ST_SETTLE,
-    ST_STAKES, S_DEALER, S_RANDOM, S_SHOOT_AWARE, S_TIPS, TAB_O_SPECIAL, T_ACK, T_BANKER, T_BANKER_CARDS,
+    ST_STAKES, S_DEALER, S_OPTIMAL, S_RANDOM, S_SHOOT_AWARE, S_TIPS, TAB_O_SPECIAL, T_ACK, T_BANKER, T_BANKER_CARDS,
     T_BOX, T_CURSOR, T_DEALS, T_DEAL_NUMBER, T_DECIDED, T_ERROR, T_FEED_COUNT, T_FEED_HEAD, T_FORFEITED,
     T_HAND, T_HANDS, T_ILLEGAL, T_KEY_HI, T_KEY_LO, T_NEEDS_RESET, T_PHASE, T_RESERVE, T_REVEALED,
     T_SHOE_POS, T_SHOE_SHUFFLED, T_SHOE_SIZE, T_SHOOT, T_SHUFFLES, T_STAGE, T_TERMINAL, T_TURNOVERS,
     T_WEALTH_MARK,
 )
 
-CONSTANTS_FINGERPRINT = "4aeff1060b019508"
+CONSTANTS_FINGERPRINT = "c2219c30eca4da66"
 """A digest of the constants of the modules this file imports (``constants_fingerprint``). numba keys
 its on-disk cache on the text of this file alone, yet compiles those constants into the kernel: so
 when one of them changes, this line must change too, or a cached kernel would go on using the old
@@ -1897,6 +1897,10 @@ def to_index(t, c, f, kind, amount, mask):
     return np.int64(-1)
 
 
+# ------------------------------------------------------------------ the solver's policy (evaluations, whole tables)
+COMPILER.group = POLICY  # compiled before the groups that play it (compiler.NEEDS)
+
+
 @jit(ROWS, I64)
 def table_up(t, k8, c):
     """OptimalPunter._up: the banker's first card's value - 1 where the rules show it (-1: none)."""
@@ -2024,6 +2028,9 @@ def table_act(t, k8, c, f, tab, pol, mv, n, rng):
         total, _ = best_total(k8, K_O_BC, t[T_BANKER_CARDS])
         return stick_or_draw(mv, n, total >= 17)
     return table_punter_play(t, k8, c, pol, mv, n)
+
+
+COMPILER.group = EVALUATION
 
 
 @jit(ROWS, CFG, I32, I64, BOOLS, RNG)
@@ -2175,8 +2182,23 @@ COMPILER.group = WHOLE_TABLE  # compiled on the whole-table batch's first call, 
 I64ROWS = types.Array(types.int64, 2, "C")
 
 
-@jit(ROWS, CFG, BOOLS, I64, RNG, I64, I64, ir=True)
-def play_to_learner(t, k8, c, f, tab, learners, mv, rng, out, counts):
+@jit(ROWS, CFG, I32, I64, RNG, I64, I64, ir=True)
+def play_seat_player(t, k8, c, f, tab, pol, mv, rng, out, counts):
+    """play_table_player for a whole table, whose table players may also be the solver's policy
+    (S_OPTIMAL: ``pol``, played as table_act plays it for the seat to act)."""
+    seat = to_act(t, c)
+    if c[c[C_O_STRAT] + STRAT_INTS * seat] != S_OPTIMAL:
+        play_table_player(t, k8, c, f, tab, mv, rng, out, counts)
+        return
+    c[C_SEAT] = seat
+    n = legal_moves(t, k8, c, mv)
+    kind, amount = table_act(t, k8, c, f, tab, pol, mv, n, rng)
+    if not apply_action(t, k8, c, f, tab, kind, amount, mv, n, rng, out, counts):
+        fail(t, 0, E_OPPONENT_ILLEGAL)
+
+
+@jit(ROWS, CFG, I32, BOOLS, I64, RNG, I64, I64, ir=True)
+def play_to_learner(t, k8, c, f, tab, pol, learners, mv, rng, out, counts):
     """ShootPontoonAECEnv._advance, with the seats not in ``learners`` played by their table players:
     the table plays on until a learner's seat is to act (False) or the last deal is over (True)."""
     for _ in range(STEP_LIMIT):
@@ -2190,7 +2212,7 @@ def play_to_learner(t, k8, c, f, tab, learners, mv, rng, out, counts):
             continue
         if learners[to_act(t, c)]:
             return False
-        play_table_player(t, k8, c, f, tab, mv, rng, out, counts)
+        play_seat_player(t, k8, c, f, tab, pol, mv, rng, out, counts)
     fail(t, 0, E_RUNAWAY)
     return True
 
@@ -2207,9 +2229,9 @@ def whole_table_view(t, k8, c, f, seat, mv, counts, row, mask, hand):
     encode_view(t, k8, c, f, mv, n, current, counts, row, hand)
 
 
-@jit(ROWS, CFG, B, B, I, I, I, BOOLS, I64, F32ROW, I64, RNG, I64, I64, F32ROW, BOOLS, F32ROW, ir=True)
-def whole_table_turn(t, k8, c, f, tab, reset, carry, key, banker, a, learners, marks, rewards, mv, rng, out, counts,
-                     row, mask, hand):
+@jit(ROWS, CFG, I32, B, B, I, I, I, BOOLS, I64, F32ROW, I64, RNG, I64, I64, F32ROW, BOOLS, F32ROW, ir=True)
+def whole_table_turn(t, k8, c, f, tab, pol, reset, carry, key, banker, a, learners, marks, rewards, mv, rng, out,
+                     counts, row, mask, hand):
     """One table's ShootPontoonAECEnv.reset (``reset``: a new episode with ``banker`` holding the first
     bank, ``carry`` and the shuffle ``key`` as in env_turn) or .step(a) by the seat to act (never
     strict: an illegal index forfeits, Table.forfeit), then the table plays on to the next learner's
@@ -2225,7 +2247,7 @@ def whole_table_turn(t, k8, c, f, tab, reset, carry, key, banker, a, learners, m
         for s in range(players):  # before the table players' first moves: the first step pays those
             marks[s] = wealth(t, c, s)
             rewards[s] = 0.0
-        terminal = play_to_learner(t, k8, c, f, tab, learners, mv, rng, out, counts)
+        terminal = play_to_learner(t, k8, c, f, tab, pol, learners, mv, rng, out, counts)
         if terminal:
             fail(t, 0, E_NO_DECISION)  # whole_table_settings refuses the tables where this can happen
     else:
@@ -2233,7 +2255,7 @@ def whole_table_turn(t, k8, c, f, tab, reset, carry, key, banker, a, learners, m
         c[C_SEAT] = seat
         if take_action(t, k8, c, f, tab, a, mv, rng, out, counts, mask):
             offender = seat
-        terminal = play_to_learner(t, k8, c, f, tab, learners, mv, rng, out, counts)
+        terminal = play_to_learner(t, k8, c, f, tab, pol, learners, mv, rng, out, counts)
         unit = c[C_BASE_STAKE]
         for s in range(players):
             now = wealth(t, c, s)
@@ -2251,9 +2273,9 @@ def whole_table_turn(t, k8, c, f, tab, reset, carry, key, banker, a, learners, m
     return seat
 
 
-@jit(I32ROWS, I8ROWS, CFG, F32ROWS, BOOLROWS, I64, BOOLS, B, B, I64, I64, BOOLS, I64ROWS, F32ROWS, I64, BOOLS, RNG,
-     I64, F32, entry=True)
-def play_whole_tables(t, k8, c, f, tab, obs, mask, actions, resets, carry, step, keys, bankers, learners, marks,
+@jit(I32ROWS, I8ROWS, CFG, I32, F32ROWS, BOOLROWS, I64, BOOLS, B, B, I64, I64, BOOLS, I64ROWS, F32ROWS, I64, BOOLS,
+     RNG, I64, F32, entry=True)
+def play_whole_tables(t, k8, c, f, tab, pol, obs, mask, actions, resets, carry, step, keys, bankers, learners, marks,
                       rewards, seats, terminated, rng, scratch, hand_row):
     """The whole-table batch's one entry point (as play_tables for a seat's env): every table i with
     ``resets[i]`` starts a new episode (``bankers[i]`` banks first; shuffle key ``keys[i]``, drawn when
@@ -2273,8 +2295,8 @@ def play_whole_tables(t, k8, c, f, tab, obs, mask, actions, resets, carry, step,
             terminated[i] = False
             continue
         key = (keys[i] if keys[i] >= 0 else draw_key(rng)) if reset else 0
-        seats[i] = whole_table_turn(t[i], k8[i], c, f, tab, reset, carry, key, bankers[i], actions[i], learners,
-                                    marks[i], rewards[i], mv, rng, out, counts, obs[i], mask[i], hand_row)
+        seats[i] = whole_table_turn(t[i], k8[i], c, f, tab, pol, reset, carry, key, bankers[i], actions[i],
+                                    learners, marks[i], rewards[i], mv, rng, out, counts, obs[i], mask[i], hand_row)
         terminated[i] = t[i, T_TERMINAL] != 0
 
 

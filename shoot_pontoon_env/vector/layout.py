@@ -111,7 +111,8 @@ TAB_O_SPECIAL = int(np.prod(SHOWDOWN_SHAPE))
 TAB_SIZE = TAB_O_SPECIAL + CARDS_PER_DECK * CARDS_PER_DECK
 
 # --------------------------------------------------------------------------- table players
-(S_BASE, S_RANDOM, S_THRESHOLD, S_TIPS, S_STAND, S_DEALER, S_SHOOT_AWARE) = range(7)
+(S_BASE, S_RANDOM, S_THRESHOLD, S_TIPS, S_STAND, S_DEALER, S_SHOOT_AWARE, S_OPTIMAL) = range(8)
+"""S_OPTIMAL: the solver's policy (an ``OptimalPunter``) from the batch's policy array, at a whole table."""
 STRAT_INTS = 5
 """Per seat in the config: the player's kind, then four int parameters (SI_*)."""
 SI_PUNTER_STICK, SI_BANKER_STAND, SI_A, SI_B = range(1, 5)

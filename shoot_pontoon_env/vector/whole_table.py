@@ -3,7 +3,8 @@
 Where a :class:`TableBatch` plays one agent seat against the kernel's table players, a whole-table
 batch stops at whichever learner's seat is to act (pgx's multi-player shape: the current seat, its
 observation and mask, and a reward for every seat at every step). The seats not in ``learners``
-are played by their table players (``config.players``) inside the kernel. Each table is one
+are played by their table players (``config.players``: rule-based, or the solver's policy, an
+``OptimalPunter``) inside the kernel. Each table is one
 episode of ``ShootPontoonAECEnv``, step by step (``tests/multiagent/test_batched_differential.py``).
 """
 
@@ -17,7 +18,7 @@ from ..seat.config import SeatConfig
 from ..seat.episode import TableFacts
 from ..engine.view import SeatView
 from . import kernel
-from .engine import TableBatch
+from .engine import TableBatch, solver_players_policy
 from .layout import C_SEAT
 from .readout import batch_facts, batch_seat_view
 
@@ -33,7 +34,8 @@ class WholeTableBatch(TableBatch):
 
     def __init__(self, config: SeatConfig, learners: Sequence[bool], num_tables: int, *,
                  feed_capacity: int = 0) -> None:
-        super().__init__(config, num_tables, feed_capacity=feed_capacity)
+        super().__init__(config, num_tables, feed_capacity=feed_capacity, policy=solver_players_policy(config),
+                         solver_players=True)
         if len(learners) != config.num_players or not any(learners):
             raise ValueError(f"learners = {list(learners)!r}: expected {config.num_players} flags, one at least true")
         n, players = self.num_tables, config.num_players
@@ -61,8 +63,8 @@ class WholeTableBatch(TableBatch):
     def _play(self, rng: np.random.Generator, actions: np.ndarray, resets: np.ndarray, carry: bool, step: bool,
               keys: np.ndarray) -> None:
         c = self.config
-        kernel.play_whole_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask, actions, resets, bool(carry),
-                                 step, np.ascontiguousarray(keys, dtype=np.int64), self.bankers, self.learners,
+        kernel.play_whole_tables(self.t, self.k8, c.c, c.f, c.tab, self.policy, self.obs, self.mask, actions, resets,
+                                 bool(carry), step, np.ascontiguousarray(keys, dtype=np.int64), self.bankers, self.learners,
                                  self.marks, self.rewards, self.seats, self.terminated, self.rng_handle(rng),
                                  self.scratch, self.hand_scratch)
         self._check()

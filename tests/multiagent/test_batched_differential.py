@@ -22,6 +22,11 @@ VARIANTS = {
     "shoot-table-players": {"deals_per_episode": 3, "players": {1: "tips", 3: "shoot_aware"}},
     "casino-dealer-fixed": {"rules": "casino", "num_players": 3, "deals_per_episode": 2, "players": {0: "dealer"}},
     "shoot-banker-and-one-punter-learning": {"deals_per_episode": 2, "players": {1: "tips", 3: "threshold"}},
+    "shoot-solver-players-banking-in-turn": {"deals_per_episode": 3, "first_banker": "random",
+                                             "players": {1: "optimal", 2: "optimal"}},
+    "shoot-solver-player-betting-the-shoot": {
+        "rules": SHOOT.replace(shoot_bet_points=("before_deal", "before_second_card", "before_fourth_card")),
+        "deals_per_episode": 2, "players": {2: "optimal", 3: "tips"}},
 }
 
 

@@ -150,7 +150,8 @@ def test_the_aec_env_deals_what_table_0_of_a_batch_deals():
 @pytest.mark.parametrize("kwargs, message", [
     ({"num_tables": 0}, "num_tables = 0"),
     ({"players": {4: "tips"}}, "players' seat = 4"),
-    ({"players": {1: "bridge"}}, "players\\[1\\] = 'bridge'"),
+    ({"players": {1: "bridge"}}, "players\\[1\\] = 'bridge'.*solver player \\['optimal', 'basic'\\]"),
+    ({"players": {1: "optimal", 2: "basic"}}, "players\\[2\\]: a solver's policy unlike players\\[1\\]'s"),
     ({"players": {s: "tips" for s in range(4)}}, "every episode must ask a learner"),
     ({"players": {1: "tips", 2: "tips", 3: "tips"}}, "a learner's seat must punt in the first deal"),
     ({"players": {1: "tips", 2: "tips"}, "num_players": 3, "rules": "casino"}, "ShootPontoonBanker-v0"),

@@ -1,5 +1,6 @@
 """Self-play at whole tables (``train/table_selfplay.py``): every chip a learner seat wins reaches
-that seat's own samples, through the league's frozen seats and the kernel's anchors; the saved
+that seat's own samples, through the league's frozen seats and the kernel's anchors (rule-based
+and the solver's policy); the saved
 models load as single-seat models; bad settings are one-line errors."""
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from train.table_selfplay import (LEARNER, TableSelfPlay, load_table_selfplay_co
 
 SMALL = ["total_decisions=20000", "generations=1", "rollout_steps=8", "eval_hands=200",
          "groups=[{tables: 24, first_banker: random, frozen_share: 0.6}, "
-         "{tables: 8, players: {0: stand17, 2: tips, 3: tips}}, {tables: 8, players: {0: dealer}}]"]
+         "{tables: 8, players: {0: stand17, 2: tips, 3: tips}}, {tables: 8, players: {1: optimal, 2: optimal}}, "
+         "{tables: 8, players: {0: dealer}}]"]
 
 
 class Recorder:

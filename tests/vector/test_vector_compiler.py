@@ -17,7 +17,7 @@ import pytest
 from numba import types
 
 from shoot_pontoon_env.vector import compiler, kernel
-from shoot_pontoon_env.vector.compiler import ENV, EVALUATION, WHOLE_TABLE, KernelCacheWarning, KernelCompiler
+from shoot_pontoon_env.vector.compiler import ENV, EVALUATION, POLICY, WHOLE_TABLE, KernelCacheWarning, KernelCompiler
 
 
 def toy_twice(x):
@@ -50,7 +50,8 @@ def cache_dir(tmp_path, monkeypatch):
 
 def test_importing_the_kernel_compiles_nothing_and_an_evaluation_compiles_after_the_env():
     assert isinstance(kernel.COMPILER, KernelCompiler)
-    assert [group for group in compiler.GROUPS] == [ENV, EVALUATION, WHOLE_TABLE]
+    assert [group for group in compiler.GROUPS] == [ENV, POLICY, EVALUATION, WHOLE_TABLE]
+    assert all(compiler.NEEDS[group][0] == ENV for group in (EVALUATION, WHOLE_TABLE))
     kernel.compile(ENV)
     assert kernel.COMPILER.is_compiled(ENV)
     assert hasattr(kernel.play_tables, "signatures")  # the compiled dispatcher took the stand-in's place
