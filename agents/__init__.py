@@ -9,6 +9,8 @@ Run from a checkout (not installed with the library). ``make_agent(name, env)`` 
 - ``optimal`` (the exact solver for the env's rules and shoe, with the solver's Shoot bets at every
   betting point the rules have), ``basic`` (the infinite-deck solution: the total-dependent basic
   strategy, no Shoot bets);
+- ``equilibrium`` (the heads-up CFR+ equilibrium of ``solver/equilibrium.py``, punter or banker by
+  the seat; the env must be a reduced game of ``equilibrium_rules`` with two players);
 - ``zoo:NAME`` (a committed model of ``agents/zoo``), a path to a saved model ``.zip`` (with its
   run's ``config.yaml``, or in an rl-baselines3-zoo run folder) or a run folder holding ``model.zip``:
   the policy is rebuilt from that configuration and only its tensors are read, so a crafted file
@@ -35,7 +37,7 @@ def agent_names() -> list[str]:
     from .trained import zoo_models
 
     return ["random", *sorted(set(STRATEGIES) - {"random"}), "thresholdN", *table_players.SOLVER_PLAYERS,
-            *(f"zoo:{m}" for m in zoo_models())]
+            "equilibrium", *(f"zoo:{m}" for m in zoo_models())]
 
 
 def shoot_bet_levels(context: EnvContext) -> list[int]:
@@ -69,6 +71,10 @@ def make_agent(name: str, env: gym.Env) -> Agent:
     elif name in table_players.SOLVER_PLAYERS:  # optimal: against the env's banker, for its Shoot bet levels
         levels = shoot_bet_levels(context)
         agent = StrategyAgent(table_players.solver_player(name, context.rules, table_banker(env), levels))
+    elif name == "equilibrium":  # heads-up CFR+ equilibrium of a reduced game, either seat
+        from .equilibrium import EquilibriumAgent
+
+        agent = EquilibriumAgent()
     elif name.startswith("zoo:") or name.endswith(".zip") or Path(name).is_dir():
         from .trained import TrainedAgent
 

@@ -53,6 +53,8 @@ MOVE_WORDS: dict[ActionKind, str] = {
     ActionKind.SELL_BANK: "sells the bank",
 }
 """A move as the log tells it (the engine logs the action's identifier, ``keep_bank``)."""
+REDUCED_GAME_PLAYER = "equilibrium"
+"""The checkout's agent of the heads-up equilibrium (agents/equilibrium.py), bound to its reduced game."""
 PLAYER_NAMES = f"{', '.join(sorted(STRATEGIES))}, thresholdN, {', '.join(SOLVER_PLAYERS)}"
 """The players by name: the strategies, ``thresholdN`` (stick on N or more) and the solver's."""
 QUIT = ("q", "quit")
@@ -211,6 +213,10 @@ def make_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> Str
             players.append((make_strategy(part), None))
         elif part in SOLVER_PLAYERS:
             players.append((solver_player(part, rules), None))
+        elif part == REDUCED_GAME_PLAYER:
+            raise UsageError(f"--opponents {part!r}: the heads-up equilibrium plays only its reduced game "
+                             "(one stake, no Shoot bets, no splits: solver.equilibrium_game.equilibrium_rules), "
+                             "not a preset's table; play it with python -m evaluate (docs/RESULTS.md)")
         elif _is_model(part) or Path(part).is_dir():  # a folder without model.zip: trained_player says so
             players.append(trained_player(part, rules, seats, starting_chips))
         else:

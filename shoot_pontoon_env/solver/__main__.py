@@ -6,6 +6,9 @@ the optimal strategy table and the time taken; ``--json`` prints one JSON object
 
 ``python -m shoot_pontoon_env.solver exploitability --punter NAME --banker NAME [--rules shoot] [--json]``
 prints the heads-up exploitability of a (punter, banker) pair (``best_response.py``).
+
+``python -m shoot_pontoon_env.solver equilibrium [--rules shoot] [--iterations N] [--json]`` solves the
+heads-up equilibrium of a reduced game (``equilibrium_cli.py``).
 """
 
 from __future__ import annotations
@@ -218,6 +221,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == EXPLOITABILITY:
         return exploitability_main(argv[1:])
+    if argv and argv[0] == "equilibrium":
+        from .equilibrium_cli import equilibrium_main
+
+        return equilibrium_main(argv[1:], exploitability_presets())
     parser = build_parser()
     args = parser.parse_args(argv)
     rules = get_rules(args.rules)

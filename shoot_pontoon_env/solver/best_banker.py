@@ -33,6 +33,7 @@ Limits of a rule-based banker's decisions (:func:`observation_draws`):
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -75,7 +76,8 @@ class BankerResult:
 
 def evaluate(rows: PunterRows, space: BankerSpace | None = None, draws: Decisions | None = None,
              joint: JointChance | None = None) -> BankerResult:
-    """The best response when ``draws`` is None, else the value of ``draws``.
+    """The best response when ``draws`` is None, else the value of ``draws`` (bool decisions, or a
+    mixed banker's chances of drawing as floats; ``draws`` of the result then marks any chance).
 
     The banker's choice at (b, O) is one for every row of ``O``, so only the sums over the rows
     matter: with ``S_O(b) = sum_{r in O} stick_r(b)``, ``A_O(b) = min(S_O(b), sum_v A_O(b + v))``
@@ -116,6 +118,12 @@ def evaluate(rows: PunterRows, space: BankerSpace | None = None, draws: Decision
                 draw = pad[lv.child].sum(axis=1)
                 if best:
                     twist = lv.can_draw[:, None] & (draw < stick) & ~settled[None, :]
+                elif draws[m].dtype != bool:  # a mixed banker: the chance it draws
+                    share = draws[m][:, lo:hi] * lv.can_draw[:, None]
+                    out[m][:, lo:hi] = share > 0
+                    a = stick + share * (draw - stick)
+                    a_next = a
+                    continue
                 else:
                     twist = draws[m][:, lo:hi] & lv.can_draw[:, None]
                 out[m][:, lo:hi] = twist
@@ -137,18 +145,27 @@ def _add_stick_sums(sums: dict[int, np.ndarray], rows: PunterRows, take: np.ndar
     by (cards of v left) / (cards left)."""
     counts, payoff = rows.counts[take], rows.payoff[take]
     present, seg = np.unique(obs, return_index=True)
+    for m, chance in banker_hand_chances(counts, space, joint, parents):
+        stick = chance * payoff[:, space.levels[m].outcome].T
+        sums[m][:, present] += np.add.reduceat(stick, seg, axis=1)
+
+
+def banker_hand_chances(counts: np.ndarray, space: BankerSpace, joint: JointChance,
+                        parents: dict[int, tuple[np.ndarray, np.ndarray]]
+                        ) -> Iterator[tuple[int, np.ndarray]]:
+    """(level m, (n_m, R) the chance of each banker hand of m cards joint with each punter hand of
+    value ``counts`` (R, NUM_VALUES)), level by level: one more card of value v multiplies the chance
+    by (cards of v left) / (cards left)."""
     held = counts.sum(axis=1)
     full = joint.full
     chance = joint.chance(counts, space.levels[2].counts)
     for m in sorted(space.levels):
-        lv = space.levels[m]
         if m > 2:
             parent, value = parents[m]
             b_v = space.levels[m - 1].counts[parent, value]
             left = np.maximum(full[value][:, None] - counts[:, value].T - b_v[:, None], 0)
             chance = chance[parent] * left / (full.sum() - held - (m - 1))[None, :]
-        stick = chance * payoff[:, lv.outcome].T
-        sums[m][:, present] += np.add.reduceat(stick, seg, axis=1)
+        yield m, chance
 
 
 def parent_hands(space: BankerSpace) -> dict[int, tuple[np.ndarray, np.ndarray]]:

@@ -90,12 +90,15 @@ class ResponsePunter(Strategy):
         return self.response.choice[(hidden, hand.stake, hand.buys, twisted)]
 
 
-def _total(counts: tuple[int, ...]) -> tuple[int, bool]:
+def counts_total(counts: tuple[int, ...]) -> tuple[int, bool]:
     """(best total, soft) of value counts: ``cards.best_total``, the one hand valuation."""
     return best_total(cards_of_counts(counts))
 
 
-class _Tree:
+_total = counts_total  # the name this module's callers use
+
+
+class PunterTree:
     """The punter's information states and finished hands (``rows``), built once."""
 
     def __init__(self, rules: Rules, stake: int) -> None:
@@ -183,6 +186,9 @@ class _Tree:
         return buy_range(self.rules, 0, buys, len(twists), self.stake, stake)
 
 
+_Tree = PunterTree  # the name this module's callers use
+
+
 def _row_values(tree: _Tree, draws: Decisions, space: BankerSpace, joint: JointChance) -> np.ndarray:
     """``L(O, K)`` of every finished hand (bust rows: the banker does not play)."""
     n_obs = len(tree.obs)
@@ -195,8 +201,12 @@ def _row_values(tree: _Tree, draws: Decisions, space: BankerSpace, joint: JointC
     reach = np.repeat(space.start[:, None], n_obs, axis=1)
     for m in sorted(space.levels):
         lv = space.levels[m]
-        twist = draws[m] & lv.can_draw[:, None]
-        stand[m] = (reach * ~twist).astype(np.float64)
+        if draws[m].dtype == bool:
+            twist = draws[m] & lv.can_draw[:, None]
+            stand[m] = (reach * ~twist).astype(np.float64)
+        else:  # a mixed banker: the chance it draws
+            twist = draws[m] * lv.can_draw[:, None]
+            stand[m] = reach * (1.0 - twist)
         if m + 1 in space.levels:
             nxt = np.zeros((len(space.levels[m + 1].values), n_obs))
             moving = reach * twist

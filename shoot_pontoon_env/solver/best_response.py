@@ -161,8 +161,30 @@ def punter_best_response(banker: Strategy, rules: Rules | str = "shoot",
                            space).value
 
 
+class PairGains:
+    """The best-response gains of a pair (``pair_value``, ``banker_best_response``,
+    ``punter_best_response``, per unit stake): what each seat's best response gains over the pair."""
+
+    pair_value: float
+    banker_best_response: float
+    punter_best_response: float
+
+    @property
+    def banker_gain(self) -> float:
+        return self.pair_value - self.banker_best_response
+
+    @property
+    def punter_gain(self) -> float:
+        return self.punter_best_response - self.pair_value
+
+    @property
+    def exploitability(self) -> float:
+        """The mean of the two best-response gains (NashConv / 2)."""
+        return (self.banker_gain + self.punter_gain) / 2
+
+
 @dataclass(frozen=True)
-class Exploitability:
+class Exploitability(PairGains):
     """Both best responses to a (punter, banker) pair, per unit of initial stake."""
 
     rules: str
@@ -181,19 +203,6 @@ class Exploitability:
     gain may even come out below zero against a punter that splits well, such as ``optimal``)."""
     seconds: float
     notes: tuple[str, ...] = field(default=NOTES)
-
-    @property
-    def banker_gain(self) -> float:
-        return self.pair_value - self.banker_best_response
-
-    @property
-    def punter_gain(self) -> float:
-        return self.punter_best_response - self.pair_value
-
-    @property
-    def exploitability(self) -> float:
-        """The mean of the two best-response gains (NashConv / 2)."""
-        return (self.banker_gain + self.punter_gain) / 2
 
     def to_dict(self) -> dict:
         return {"rules": self.rules, "punter": self.punter, "banker": self.banker,
