@@ -117,10 +117,13 @@ def checkout_zoo() -> Path | None:
     return None
 
 
-def trained_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> tuple[Strategy, bool]:
+def trained_player(spec: str, rules: Rules, seats: int, starting_chips: int, *, seats_option: str = "--seats"
+                   ) -> tuple[Strategy, bool]:
     """A trained model as a table player; True if it was trained to bank. Its run's config is checked
     against the table before the model (and torch) is loaded, and the model is read by the package's
-    safe loader (``models.safe_load``: never unpickled, tensors only)."""
+    safe loader (``models.safe_load``: never unpickled, tensors only). ``seats_option``: how the
+    caller's user changes the table size, named where a model's observation does not fit it (None:
+    the size is fixed)."""
     needs = (f"trained opponent {spec!r} needs the train extra (pyyaml, torch, stable-baselines3, "
              "sb3-contrib): pip install 'shoot-pontoon-env[train]'")
     try:
@@ -135,7 +138,7 @@ def trained_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> 
     zoo = checkout_zoo()
     if spec.startswith("zoo:") and zoo is None:
         raise UsageError(f"trained opponent {spec!r} needs a checkout of the repository (zoo:NAME is a model "
-                         "of its agents/zoo): run python -m shoot_pontoon_env.play from its root")
+                         "of its agents/zoo): run from its root")
     try:
         path = model_file(spec, zoo)
         if not path.is_file():
@@ -157,8 +160,11 @@ def trained_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> 
     trained_shape, shape = trained_env.observation_space.shape, here_env.observation_space.shape
     if config.observation == "flat" and trained_shape != shape:
         seats_trained = trained_env.unwrapped.num_players
+        remedy = (f"use {seats_option} {seats_trained}" if seats_option else
+                  "a model reading the flat observation must be trained at this table size (or read the "
+                  "compact observation, which any table size gives, as a punter may)")
         raise UsageError(f"trained opponent {spec!r} reads observations of shape {trained_shape} (a table of "
-                         f"{seats_trained} seats); a table of {seats} seats gives {shape}: use --seats {seats_trained}")
+                         f"{seats_trained} seats); a table of {seats} seats gives {shape}: {remedy}")
     try:  # the tensors must fit this seat's env
         policy = TrainedPolicy(path, config, seat.spec.id if seat.spec is not None else None,
                                seat.observation_space, seat.action_space)
@@ -170,7 +176,7 @@ def trained_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> 
     return player, "Banker" in env_id
 
 
-def _is_model(part: str) -> bool:
+def is_model_spec(part: str) -> bool:
     """A spec naming a trained model: ``zoo:NAME``, a ``.zip`` path, or a run folder with ``model.zip``."""
     return part.startswith("zoo:") or part.endswith(".zip") or (
         bool(part) and (Path(part) / "model.zip").is_file())
@@ -190,9 +196,9 @@ def split_spec(spec: str) -> list[str]:
         return [spec]
     for at in (i for i, c in enumerate(spec) if c == "/"):
         left, right = spec[:at], spec[at + 1:]
-        if all(_is_named(part) or _is_model(part) for part in (left, right)):
+        if all(_is_named(part) or is_model_spec(part) for part in (left, right)):
             return [left, right]
-    if _is_model(spec):
+    if is_model_spec(spec):
         return [spec]  # a model path that names nothing: trained_player says so
     parts = spec.split("/")
     if len(parts) == 2 and all(parts):
@@ -217,7 +223,7 @@ def make_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> Str
             raise UsageError(f"--opponents {part!r}: the heads-up equilibrium plays only its reduced game "
                              "(one stake, no Shoot bets, no splits: solver.equilibrium_game.equilibrium_rules), "
                              "not a preset's table; play it with python -m evaluate (docs/RESULTS.md)")
-        elif _is_model(part) or Path(part).is_dir():  # a folder without model.zip: trained_player says so
+        elif is_model_spec(part) or Path(part).is_dir():  # a folder without model.zip: trained_player says so
             players.append(trained_player(part, rules, seats, starting_chips))
         else:
             raise UsageError(f"--opponents {part!r}: expected a strategy or player by name ({PLAYER_NAMES}), "

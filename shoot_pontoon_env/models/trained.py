@@ -15,6 +15,7 @@ import numpy as np
 from ..rules import Rules
 from ..seat.action_table import ActionTable
 from ..seat.features import COMPACT_SIZE, compact_observation
+from .mlp import ActorArrays
 from .player import PolicyPlayer
 from .safe_load import ModelConfig, ModelFileError, load_policy
 
@@ -69,6 +70,21 @@ class TrainedPolicy:
         what = (f"this env ({env_id}: observation of {observation_space.shape[0]} values, "
                 f"{action_space.n} actions); the model was trained on {trained_on} ({config.source})")
         self.policy = load_policy(path, config, space, action_space, what)
+        self._actor: ActorArrays | None = None
+
+    @property
+    def actor(self) -> ActorArrays:
+        """The policy's actor as numpy arrays (built on first use)."""
+        if self._actor is None:
+            self._actor = ActorArrays.of_policy(self.policy, masked=self.config.algo == "maskable_ppo")
+        return self._actor
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """The deterministic action for one observation of the env, by the numpy actor (torch's
+        action: tests/agents/test_actor_arrays.py), for callers asking one decision at a time."""
+        if self.config.observation == "compact":
+            observation = compact_observation(observation)
+        return self.actor.act(observation, action_mask)
 
     def predict(self, observations: np.ndarray, action_masks: np.ndarray,
                 deterministic: bool = True) -> np.ndarray:
@@ -85,7 +101,8 @@ class TrainedPolicy:
 
 
 class TrainedPlayer(PolicyPlayer):
-    """A trained policy at the table, deterministic, in the seat of the env it was rebuilt for."""
+    """A trained policy at the table, deterministic, in the seat of the env it was rebuilt for (one
+    decision at a time: played by its numpy actor)."""
 
     def __init__(self, trained: TrainedPolicy, rules: Rules, num_players: int, starting_chips: int,
                  action_table: ActionTable, name: str) -> None:
@@ -93,4 +110,4 @@ class TrainedPlayer(PolicyPlayer):
         self.trained = trained
 
     def choose(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
-        return int(self.trained.predict(observation, action_mask))
+        return self.trained.act(observation, action_mask)

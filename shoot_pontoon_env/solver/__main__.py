@@ -5,7 +5,9 @@ the optimal strategy table and the time taken; ``--json`` prints one JSON object
 ``--shoot-ratio R`` adds the Shoot bet analysis for an allowance of R original stakes.
 
 ``python -m shoot_pontoon_env.solver exploitability --punter NAME --banker NAME [--rules shoot] [--json]``
-prints the heads-up exploitability of a (punter, banker) pair (``best_response.py``).
+prints the heads-up exploitability of a (punter, banker) pair (``best_response.py``); a trained model
+(``zoo:NAME``, a ``.zip``, a run folder) is seated as ``play`` seats one, which is why this module is a
+front door (docs/ARCHITECTURE.md) above the solver it runs.
 
 ``python -m shoot_pontoon_env.solver equilibrium [--rules shoot] [--iterations N] [--json]`` solves the
 heads-up equilibrium of a reduced game (``equilibrium_cli.py``).
@@ -165,16 +167,35 @@ def build_exploitability_parser() -> Parser:
                     description="Heads-up exploitability of a (punter, banker) pair: the mean of the "
                                 "banker's and the punter's best-response gains, per unit of initial stake.")
     parser.add_argument("--punter", required=True,
-                        help="the punter: a strategy name (tips, thresholdN, ...) or optimal")
+                        help="the punter: a strategy name (tips, thresholdN, ...), optimal, or a trained punter "
+                             "(zoo:NAME from a checkout, a model .zip or a run folder)")
     parser.add_argument("--banker", required=True,
-                        help="the banker: a strategy name (stand17, dealer, shoot_aware, ...)")
+                        help="the banker: a strategy name (stand17, dealer, shoot_aware, ...) or a trained banker "
+                             "(zoo:NAME, a model .zip or a run folder)")
     parser.add_argument("--rules", default="shoot", choices=exploitability_presets(),
                         help="the rule set (a preset the heads-up model accepts)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
+def _trained(option: str, spec: str, rules) -> Any:
+    """A trained model seated heads-up, as ``play`` seats one (read by the safe loader), for the role
+    the option names; a model trained for the other role is refused."""
+    from ..play import trained_player
+    from .game_punter import STARTING_CHIPS
+
+    try:
+        player, banks = trained_player(spec, rules, 2, STARTING_CHIPS, seats_option=None)
+    except UsageError as error:
+        raise UsageError(f"argument {option}: {error}") from None
+    if banks != (option == "--banker"):
+        role, other = ("banker", "--banker") if banks else ("punter", "--punter")
+        raise UsageError(f"argument {option}: {spec!r} is a trained {role}: give it as {other}")
+    return player
+
+
 def exploitability_main(argv: list[str]) -> int:
+    from ..play import is_model_spec
     from .best_response import exploitability, make_player
 
     args = build_exploitability_parser().parse_args(argv)
@@ -185,10 +206,14 @@ def exploitability_main(argv: list[str]) -> int:
         if name == "random":
             raise UsageError(f"argument {option}: 'random' plays at random; the best responses need a "
                              "deterministic player")
+        if is_model_spec(name):
+            players.append(_trained(option, name, rules))
+            continue
         try:
             players.append(make_player(name, rules, solutions))
         except ValueError as error:
-            raise UsageError(f"argument {option}: {error}") from None
+            raise UsageError(f"argument {option}: {error}, or a trained model (zoo:NAME, a model .zip or a run "
+                             "folder)") from None
     try:
         result = exploitability(players[0], players[1], rules, solutions)
     except NotImplementedError as error:

@@ -47,7 +47,7 @@ from ..strategies import Strategy
 from .dealer import own_cards_only, strategy_rule
 from .game_banker import BankerSpace, JointChance, banker_space
 from .game_punter import (BANKER_SEAT, PUNTER_SEAT, SPLIT_OBSERVATION, HandKey, Observation, PunterRows,
-                          card_of, observation_of, shoot_capacity)
+                          STARTING_CHIPS, card_of, observation_of, shoot_capacity)
 
 Decisions = dict[int, np.ndarray]
 """Level -> (n_m, n_O) bool: the banker draws at that hand facing that observation."""
@@ -208,12 +208,15 @@ def banker_view(rules: Rules, values: tuple[int, ...], observation: Observation)
         legal.append(LegalMove(ActionKind.TWIST))
     hands = banker_hand_views(observation)
     shoot = rules.initial_shoot if rules.shoot else 0
+    seen = np.zeros(13, dtype=np.int64)
+    for card in (*cards, *(c for h in hands for c in h.cards)):
+        seen[card >> 2] += 1  # the cards the banker sees this deal (its own, the punter's face-up ones)
     return SeatView(
         seat=BANKER_SEAT, is_banker=True, banker=BANKER_SEAT, rules=rules, phase=Phase.BANKER,
         legal=tuple(legal), shoot=shoot, shoot_capacity=shoot_capacity(rules, shoot, hands), reserve=0,
         shoot_bet_point=None, current=None, hands=hands, banker_cards=cards, banker_hidden=0,
-        seen_counts=np.zeros(13, dtype=np.int64), shoe_size=CARDS_PER_DECK * rules.num_decks,
-        balance=0, num_players=2)
+        seen_counts=seen, shoe_size=CARDS_PER_DECK * rules.num_decks,
+        balance=STARTING_CHIPS - shoot, num_players=2)
 
 
 def strategy_draws(strategy: Strategy, rows: PunterRows, space: BankerSpace, seed: int = 0) -> Decisions:

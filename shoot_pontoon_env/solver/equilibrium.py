@@ -36,13 +36,14 @@ import numpy as np
 from ..actions import Action, ActionKind
 from ..engine.view import SeatView
 from ..rules import Rules, get_rules
-from .best_banker import Decisions, evaluate
+from ..strategies import Strategy
+from .best_banker import Decisions, evaluate, strategy_draws
 from .best_punter import punter_response
-from .best_response import PairGains
+from .best_response import PairGains, punter_best_response
 from .cfr import CFRResult, Profile, solve_cfr
 from .equilibrium_game import HeadsUpGame, build_game, check_equilibrium_rules, sorted_observation
 from .game_banker import banker_space
-from .game_punter import HandKey, PunterRows, punter_rows, value_index
+from .game_punter import HandKey, PunterRows, punter_rows, strategy_policy, value_index
 from .space import NUM_VALUES
 
 RECALLS = ("perfect", "observation")
@@ -268,5 +269,41 @@ def measure(eq: Equilibrium) -> Measured:
                     eq.cfr.seconds, time.perf_counter() - begin, eq.cfr.gap, eq.game.sizes)
 
 
-__all__ = ["DEFAULT_ITERATIONS", "Equilibrium", "Measured", "RECALLS", "measure", "multiset_rows",
-           "solve_equilibrium"]
+@dataclass(frozen=True)
+class MixedPair(PairGains):
+    """A pair in the reduced game where one seat (or both) plays the equilibrium, per unit stake."""
+
+    punter: str
+    banker: str
+    pair_value: float
+    banker_best_response: float
+    """Against the ``SeatView`` banker's best response (as every pair of ``best_response``)."""
+    punter_best_response: float
+    """Exact: the reduced game has no splits or Shoot bets, which the punter's model leaves out."""
+
+    def to_dict(self) -> dict:
+        return {"punter": self.punter, "banker": self.banker, "exploitability": self.exploitability,
+                "pair_value": self.pair_value, "banker_best_response_value": self.banker_best_response,
+                "punter_best_response_value": self.punter_best_response, "banker_gain": self.banker_gain,
+                "punter_gain": self.punter_gain}
+
+
+def measure_pair(eq: Equilibrium, punter: Strategy | None = None, banker: Strategy | None = None) -> MixedPair:
+    """The exploitability, in ``eq``'s reduced game, of ``punter`` against ``banker`` where either is
+    a rule-based player (a deterministic Strategy) and None is the equilibrium's seat, by the
+    functions :func:`measure` uses (so ``measure_pair(eq)`` is :func:`measure`'s pair)."""
+    rules = eq.rules
+    space = banker_space(rules)
+    rows = punter_rows(rules, eq.punter_policy if punter is None else strategy_policy(punter))
+    draws = eq.banker_draws(rows.observations) if banker is None else strategy_draws(banker, rows, space)
+    if banker is None:
+        punter_best = punter_response(rules, lambda obs, live: eq.banker_draws(obs), space).value
+    else:
+        punter_best = punter_best_response(banker, rules)
+    name = "equilibrium"
+    return MixedPair(getattr(punter, "name", name) if punter else name, getattr(banker, "name", name) if banker
+                     else name, evaluate(rows, space, draws).value, evaluate(rows, space).value, punter_best)
+
+
+__all__ = ["DEFAULT_ITERATIONS", "Equilibrium", "Measured", "MixedPair", "RECALLS", "measure", "measure_pair",
+           "multiset_rows", "solve_equilibrium"]

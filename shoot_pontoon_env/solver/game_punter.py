@@ -70,6 +70,12 @@ _PAIR_TEN = 12 * 4
 _OTHER_TEN = 11 * 4
 """Card int of a ten-value card known not to be of the pair's rank (a Queen)."""
 
+STARTING_CHIPS = 1000
+"""Every seat's chips before the deal (the Table's default). A view's ``balance`` is these less what
+the seat has put on the table this deal, as the engine's view shows it; a trained player reads it (its
+flat observation holds the balance less its starting chips), so it is built with these
+(``shoot_pontoon_env.solver.__main__``)."""
+
 PunterPolicy = Callable[[SeatView], Mapping[Action, float]]
 """A punter policy: the chance of each action given the punter's view (its own cards, stakes)."""
 
@@ -104,6 +110,12 @@ def strategy_policy(strategy: Strategy, seed: int = 0) -> PunterPolicy:
         return {strategy.act(view, np.random.default_rng(seed)): 1.0}
 
     return policy
+
+
+def punter_balance(hands) -> int:
+    """The punter's balance in a view: :data:`STARTING_CHIPS` less its stakes and Shoot bets (of the
+    box's ``Hand`` or ``HandView`` objects)."""
+    return STARTING_CHIPS - sum(h.stake + h.shoot_bet for h in hands)
 
 
 def check_rules(rules: Rules) -> None:
@@ -254,7 +266,7 @@ class _Mirror:
             legal=legal, shoot=shoot, shoot_capacity=shoot_capacity(self.rules, shoot, hands),
             reserve=0, shoot_bet_point=None, current=cursor, hands=seen, banker_cards=(), banker_hidden=2,
             seen_counts=np.array(counts, dtype=np.int64),
-            shoe_size=CARDS_PER_DECK * self.rules.num_decks, balance=0, num_players=2)
+            shoe_size=CARDS_PER_DECK * self.rules.num_decks, balance=punter_balance(hands), num_players=2)
 
     # ----------------------------------------------------------------- chance
     def deal(self, hands: list[Hand], index: int, face_up: bool, ranks: tuple[int, int],
@@ -447,7 +459,7 @@ def _pre_deal_view(rules: Rules, legal: tuple[LegalMove, ...], phase: Phase, han
         shoot=shoot, shoot_capacity=shoot_capacity(rules, shoot, hands),
         reserve=0, shoot_bet_point=point, current=0 if hands else None, hands=hands, banker_cards=(),
         banker_hidden=0, seen_counts=np.zeros(13, dtype=np.int64),
-        shoe_size=CARDS_PER_DECK * rules.num_decks, balance=0, num_players=2)
+        shoe_size=CARDS_PER_DECK * rules.num_decks, balance=punter_balance(hands), num_players=2)
 
 
 def punter_rows(rules: Rules, policy: PunterPolicy) -> PunterRows:

@@ -39,7 +39,8 @@ from shoot_pontoon_env.rules import get_rules
 from shoot_pontoon_env.session import play_deal
 from shoot_pontoon_env.solver.__main__ import main
 from shoot_pontoon_env.solver.cfr import Solver
-from shoot_pontoon_env.solver.equilibrium import Equilibrium, Measured, measure, solve_equilibrium
+from shoot_pontoon_env.solver.equilibrium import Equilibrium, Measured, measure, measure_pair, solve_equilibrium
+from shoot_pontoon_env.strategies import make_strategy
 from shoot_pontoon_env.solver.equilibrium_game import build_game, equilibrium_rules
 from shoot_pontoon_env.solver.game_punter import observation_of, value_index
 
@@ -85,6 +86,24 @@ def test_best_response_code_and_solver_algebra_agree(perfect) -> None:
     assert value == pytest.approx(m.pair_value, abs=1e-9)
     assert punter_best == pytest.approx(m.punter_best_response, abs=1e-9)
     assert banker_best == pytest.approx(m.banker_best_response_reduced_game, abs=1e-9)
+
+
+def test_pairs_with_the_equilibrium_are_measured_by_the_same_code(perfect) -> None:
+    """``measure_pair``: with both seats the equilibrium it is ``measure``'s pair; a rule-based seat
+    against the equilibrium cannot gain more than the equilibrium concedes (within its exploitability),
+    and the best responses are those of the seat left to the equilibrium."""
+    eq, m = perfect
+    both = measure_pair(eq)
+    assert (both.pair_value, both.banker_best_response, both.punter_best_response) == pytest.approx(
+        (m.pair_value, m.banker_best_response, m.punter_best_response), abs=1e-12)
+    tips = measure_pair(eq, punter=make_strategy("tips"))
+    assert tips.punter == "tips" and tips.banker == "equilibrium"
+    assert tips.pair_value <= m.punter_best_response + 1e-12  # no punter beats the banker's best response
+    assert tips.punter_best_response == pytest.approx(m.punter_best_response, abs=1e-12)
+    stand = measure_pair(eq, banker=make_strategy("stand17"))
+    assert stand.pair_value >= m.banker_best_response - 1e-12
+    assert stand.banker_best_response == pytest.approx(m.banker_best_response, abs=1e-12)
+    assert stand.banker_gain > 0.0 and tips.punter_gain > 0.0
 
 
 def test_lp_agrees_with_the_equilibrium_value(perfect) -> None:
