@@ -1,5 +1,6 @@
 """Policies seated at the table as players (each a :class:`Strategy`): a policy over an env's
-observations (:class:`PolicyPlayer`), and the solver's policies by name (:func:`solver_player`).
+observations (:class:`PolicyPlayer`; a network as numpy arrays, :class:`ActorPlayer`), and the
+solver's policies by name (:func:`solver_player`).
 
 For a :class:`PolicyPlayer` the seat's view is encoded as that env encodes it, the policy answers an
 index of the env's action table, and the index becomes the engine's action. The env is the one the
@@ -22,7 +23,9 @@ from ..engine.view import SeatView
 from ..rules import Rules
 from ..seat.action_table import ActionTable
 from ..seat.encoding import ObservationEncoder
+from ..seat.features import COMPACT_SIZE, compact_observation
 from ..strategies import Strategy
+from .mlp import ActorArrays
 
 if TYPE_CHECKING:
     from ..solver.player import OptimalPunter
@@ -50,6 +53,50 @@ class PolicyPlayer(Strategy):
         if action is None or not mask[index]:
             raise RuntimeError(f"{self.name} chose index {index}, which is not legal here")
         return action
+
+    def kernel_network(self) -> tuple[ActorArrays, str] | None:
+        """The numpy actor this player chooses by and the observation it reads (``"flat"`` or
+        ``"compact"``), for the batched engine to play it inside the kernel at a whole table
+        (``multiagent.batched_env``); None: a policy the kernel cannot play (this base class's)."""
+        return None
+
+
+OBSERVATIONS = ("flat", "compact")
+"""What a network at the table reads: the seat's flat observation or its compact features."""
+
+
+class ActorPlayer(PolicyPlayer):
+    """A network given as numpy arrays (:class:`ActorArrays`) at the table: its deterministic action
+    (``ActorArrays.act``) of the seat's flat observation, or of its compact features
+    (``observation="compact"``), over ``action_table`` (the single-seat env's it acts in). What a
+    :class:`~shoot_pontoon_env.models.trained.TrainedPlayer` does, without torch or a model file; the
+    batched engine plays it inside the kernel at a whole table."""
+
+    def __init__(self, actor: ActorArrays, rules: Rules, num_players: int, starting_chips: int,
+                 action_table: ActionTable, name: str = "actor", observation: str = "flat") -> None:
+        super().__init__(rules, num_players, starting_chips, action_table, name)
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation = {observation!r}: expected one of {list(OBSERVATIONS)}")
+        inputs = COMPACT_SIZE if observation == "compact" else self.encoder.size
+        if actor.num_inputs != inputs or actor.num_actions != len(action_table):
+            raise ValueError(f"an actor of {actor.num_inputs} inputs and {actor.num_actions} actions: this "
+                             f"seat's {observation} observation has {inputs} values and its action table "
+                             f"{len(action_table)} indices")
+        self.actor = actor
+        self.observation = observation
+
+    def choose(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        if self.observation == "compact":
+            observation = compact_observation(observation)
+        return self.actor.act(observation, action_mask)
+
+    def __repr__(self) -> str:
+        return f"ActorPlayer({self.name!r}, {self.observation} observation)"
+
+    def kernel_network(self) -> tuple[ActorArrays, str] | None:
+        if type(self).choose is not ActorPlayer.choose or type(self).act is not PolicyPlayer.act:
+            return None  # a subclass that decides otherwise
+        return self.actor, self.observation
 
 
 def shoot_allowance(rules: Rules, levels: Sequence[int] | None = None) -> int:

@@ -111,3 +111,11 @@ class TrainedPlayer(PolicyPlayer):
 
     def choose(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         return self.trained.act(observation, action_mask)
+
+    def kernel_network(self) -> tuple[ActorArrays, str] | None:
+        """The model's numpy actor and the observation it reads, for the batched engine to play it
+        inside the kernel (``PolicyPlayer.kernel_network``): what :meth:`choose` plays."""
+        if (type(self).choose is not TrainedPlayer.choose or type(self).act is not PolicyPlayer.act
+                or type(self.trained).act is not TrainedPolicy.act):
+            return None  # a subclass that decides otherwise
+        return self.trained.actor, self.trained.config.observation

@@ -26,9 +26,10 @@ class BatchedTableEnv:
     Each table is one episode of :class:`~shoot_pontoon_env.multiagent.ShootPontoonAECEnv` with the
     same arguments, and the tables step together: :meth:`step` takes one action per table, for its
     seat to act. Seats given in ``players`` are played inside the kernel by those table players
-    (rule-based strategies), so a learner can train some seats against fixed others; every other seat
-    is a learner's. ``tests/multiagent/test_batched_differential.py`` holds every table equal to the
-    Table-based AEC env step by step.
+    (rule-based strategies, the solver's policy, or frozen trained networks), so a learner can train
+    some seats against fixed others; every other seat is a learner's.
+    ``tests/multiagent/test_batched_differential.py`` holds every table equal to the Table-based AEC
+    env step by step.
 
     ## Spaces
     ``action_space``: ``Discrete(n)``, the AEC env's seat action table (``action_table.labels``).
@@ -56,7 +57,9 @@ class BatchedTableEnv:
     ## Arguments
     ``num_tables`` (1..2**24), ``players`` (a dict of seat -> strategy name or Strategy for the seats
     the kernel plays: ``tips``, ``threshold``, ``stand17``, ``dealer``, ``shoot_aware``, ``random`` ..., or
-    the solver's policy, ``optimal`` or ``basic``: one solver policy a table),
+    the solver's policy, ``optimal`` or ``basic``: one solver policy a table; or a trained network, a
+    ``models.player.ActorPlayer`` or a ``models.trained.TrainedPlayer``, played by its numpy actor over
+    its own action table, for the table's rules and size: a different one per seat if need be),
     and the AEC env's ``rules``, ``num_players``, ``first_banker``, ``stake_levels``,
     ``shoot_bet_levels``, ``buy_levels``, ``deals_per_episode``, ``max_cycles``,
     ``illegal_action_penalty``, ``strict`` and ``starting_chips``.

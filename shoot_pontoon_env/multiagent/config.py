@@ -67,7 +67,8 @@ def whole_table_settings(
     """Check every argument (one error naming the bad value and what is allowed). ``players``: the
     seats the table players play instead of learners (seat -> a strategy name or Strategy, or a
     solver player's name: ``optimal``, the solver's policy against ``stand17``, with its Shoot bets for
-    the table's levels; ``basic``).
+    the table's levels; ``basic``; or a trained network as a PolicyPlayer, which the batched engine
+    plays where it is an ActorPlayer or a TrainedPlayer: ``vector.engine.kernel_network``).
     ``deals_per_episode=None``: one deal, or with ``max_cycles`` as many as the episode has room for
     (``max_cycles + 1``: every deal asks for a stake, so only the truncation ends the episode, as
     PettingZoo means by ``max_cycles``)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 from gymnasium.utils import seeding
@@ -18,6 +19,7 @@ from ..actions import ActionKind
 from ..seat.config import SeatConfig
 from ..strategies import Strategy
 from ..seat.encoding import BANKER_RANKS, HAND_SIZE, hand_slots
+from ..seat.features import COMPACT_SIZE
 from ..solver.player import OptimalPunter
 from . import kernel
 from .bitgen import GeneratorHandle
@@ -28,9 +30,12 @@ from .layout import (
     C_FEED_CAPACITY, C_FIELDS, C_O_ACT_AMOUNT, C_O_ACT_KIND, C_O_BY_KIND, C_O_FEED, C_O_FEED_LEN, C_O_SHOE,
     C_O_STRAT, C_PLAYERS, C_SEAT, C_SLOTS, C_STARTING_CHIPS, Config, ERRORS,
     F_BANKER_CARDS_BOUND, F_FIELDS, F_O_ACT_MULTIPLE, F_O_STRAT, F_PENALTY, F_PENETRATION, HANDS, H_FIELDS,
-    H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, Layout, SI_A, STRAT_FLOATS, STRAT_INTS, S_OPTIMAL, S_RANDOM, S_TIPS, T_BANKER, T_DEALS,
+    H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, Layout, NL_FIELDS, NL_OUTPUTS, NL_O_BIASES, NL_O_WEIGHTS, N_ACTIONS,
+    N_COMPACT, N_FIELDS, N_INPUTS, N_LAYERS, N_MASKED, N_O_AMOUNT, N_O_KIND, N_O_LAYERS, N_O_MULTIPLE,
+    N_STARTING_CHIPS, SI_A, STRAT_FLOATS, STRAT_INTS, S_NETWORK, S_OPTIMAL, S_RANDOM, S_TIPS, T_BANKER,
+    T_DEALS,
     T_ERROR, T_FEED_COUNT, T_FEED_HEAD, T_HANDS, T_ILLEGAL, T_RESERVE, T_SHOOT, action_arrays,
-    by_kind, rules_fields, settlement_bytes, strategy_code, table_layout,
+    UnbatchableStrategy, by_kind, rules_fields, settlement_bytes, strategy_code, table_layout,
 )
 
 MAX_TABLES = 2**24
@@ -67,6 +72,8 @@ def largest_shoot_bet(config: SeatConfig, players: Sequence[tuple[int, list[int]
             bets.append(rules.max_stake)
         elif code == S_TIPS:
             bets.append(max(ints[SI_A], 1) * rules.min_stake)
+        elif code == S_NETWORK:
+            bets.append(ints[SI_A])  # the largest Shoot bet level of the network's action table
     largest = max(bets)
     return min(largest, rules.max_shoot_bet) if rules.max_shoot_bet is not None else largest
 
@@ -107,13 +114,155 @@ def chip_bound(config: SeatConfig, largest_bet: float) -> int:
     return int(bound)
 
 
-def player_code(argument: str, player: Strategy, solver_players: bool) -> tuple[int, list[int], list[float]]:
-    """``layout.strategy_code``, or S_OPTIMAL for the solver's policy where the batch plays it
-    (``solver_players``: a whole table, whose kernel reads it from the batch's policy array)."""
+class KernelNetwork(NamedTuple):
+    """A table player's trained network as the kernel plays it (``kernel_network``)."""
+
+    weights: tuple[np.ndarray, ...]
+    biases: tuple[np.ndarray, ...]
+    masked: bool
+    compact: bool
+    """It reads features.compact_observation of its flat observation."""
+    action_table: Any
+    """The player's own ActionTable (the single-seat env's it was trained on)."""
+    starting_chips: int
+    """The starting chips of the player's encoder (its balance is read from them)."""
+
+
+def kernel_network(argument: str, player: Strategy, config: SeatConfig) -> KernelNetwork | None:
+    """The network a table player plays by, where it is a ``PolicyPlayer`` the kernel can play (its
+    ``kernel_network()``: an ``ActorArrays`` actor and the observation it reads); None for a player
+    that is no PolicyPlayer. A PolicyPlayer the kernel cannot play is refused (an
+    :class:`UnbatchableStrategy` naming ``argument``): one without a numpy actor, or one built for
+    other rules or another table size, or whose actor does not fit its observation or action table."""
+    read = getattr(player, "kernel_network", None)
+    if read is None or not callable(read):
+        return None
+    name = getattr(player, "name", type(player).__name__)
+    what = f"{argument} = {name!r} ({type(player).__name__})"
+    found = read()
+    if found is None:
+        raise UnbatchableStrategy(
+            f"{what}: the batched engine plays a PolicyPlayer only by its numpy actor (models.ActorPlayer, "
+            "or a TrainedPlayer: an ActorArrays actor, flat or compact observation, its choose and act not "
+            "overridden); use the table engine (ShootPontoonAECEnv) for this player")
+    actor, observation = found
+    encoder = player.encoder
+    if encoder.rules != config.rules or encoder.num_players != config.num_players:
+        raise UnbatchableStrategy(
+            f"{what}: built for {encoder.num_players} seats under the rules {encoder.rules.name!r}; this "
+            f"table has {config.num_players} seats under {config.rules.name!r}: the kernel plays a network "
+            "only at a table of its own rules and size")
+    if observation not in ("flat", "compact"):
+        raise UnbatchableStrategy(f"{what}: observation {observation!r}: expected 'flat' or 'compact'")
+    weights = tuple(np.ascontiguousarray(w, dtype=np.float64) for w in actor.weights)
+    biases = tuple(np.ascontiguousarray(b, dtype=np.float64) for b in actor.biases)
+    inputs = COMPACT_SIZE if observation == "compact" else encoder.size
+    actions = len(player.action_table)
+    shapes = [w.shape for w in weights]
+    fits = (len(weights) == len(biases) >= 1 and all(w.ndim == 2 for w in weights)
+            and all(b.shape == (w.shape[1],) for w, b in zip(weights, biases))
+            and all(a[1] == b[0] for a, b in zip(shapes, shapes[1:]))
+            and shapes[0][0] == inputs and shapes[-1][1] == actions)
+    if not fits:
+        raise UnbatchableStrategy(
+            f"{what}: an actor of layers {shapes} (biases {[b.shape for b in biases]}): expected {inputs} "
+            f"inputs (its {observation} observation) and {actions} outputs (its action table), each layer's "
+            "outputs the next one's inputs")
+    if not all(np.isfinite(w).all() for w in weights + biases):
+        raise UnbatchableStrategy(f"{what}: its actor's weights are not all finite")
+    return KernelNetwork(weights, biases, bool(actor.masked), observation == "compact", player.action_table,
+                         int(encoder.starting_chips))
+
+
+def player_code(argument: str, player: Strategy, solver_players: bool,
+                config: SeatConfig | None = None) -> tuple[int, list[int], list[float]]:
+    """``layout.strategy_code``, or S_OPTIMAL for the solver's policy, or S_NETWORK for a trained
+    network, where the batch plays them (``solver_players``: a whole table, whose kernel reads them
+    from the batch's policy and network arrays; S_NETWORK's ints[SI_A] is the network's largest Shoot
+    bet level, for the chip bound)."""
     if solver_players and type(player) is OptimalPunter:
         _, ints, floats = strategy_code(argument, Strategy())
         return S_OPTIMAL, ints, floats
+    network = kernel_network(argument, player, config) if config is not None else None
+    if network is not None:
+        if not solver_players:
+            raise UnbatchableStrategy(f"{argument} = {getattr(player, 'name', player)!r}: the batched engine "
+                                      "plays a trained network only at a whole table (multiagent.batched_env)")
+        _, ints, floats = strategy_code(argument, Strategy())
+        entries = network.action_table.entries
+        ints[SI_A] = max((e.amount for e in entries if e.kind == ActionKind.SHOOT_BET), default=0)
+        return S_NETWORK, ints, floats
     return strategy_code(argument, player)
+
+
+class NetworkArrays(NamedTuple):
+    """The trained networks of a batch's table players, packed for the kernel."""
+
+    ints: np.ndarray
+    """int64: the count of networks, each block's offset, then the blocks (``layout.N_*``)."""
+    floats: np.ndarray
+    """float64: every network's weights, biases and buy multiples."""
+    of_seat: np.ndarray
+    """int64 (num_players,): the network each seat plays (-1: none)."""
+    row_size: int
+    """float32 scratch of the observation a network reads."""
+    width: int
+    """The widest layer (or input): the kernel's float64 scratch is twice it."""
+
+
+def network_arrays(config: SeatConfig) -> NetworkArrays:
+    """The networks ``config.players`` play by (``kernel_network``), one per distinct player object: the
+    seats given one player share its network, and different seats may play different networks."""
+    found: dict[int, int] = {}
+    networks: list[KernelNetwork] = []
+    of_seat = np.full(config.num_players, -1, dtype=np.int64)
+    for seat, (argument, player) in enumerate(zip(config.player_arguments, config.players)):
+        network = kernel_network(argument, player, config)
+        if network is None:
+            continue
+        if id(player) not in found:
+            found[id(player)] = len(networks)
+            networks.append(network)
+        of_seat[seat] = found[id(player)]
+    ints: list[int] = [len(networks)] + [0] * len(networks)
+    floats: list[np.ndarray] = []
+    at_float = 0
+    width = 1
+    for j, network in enumerate(networks):
+        base = len(ints)
+        ints[1 + j] = base
+        layers = len(network.weights)
+        entries = network.action_table.entries
+        actions = len(entries)
+        block = [0] * (N_FIELDS + NL_FIELDS * layers)
+        block[N_COMPACT] = int(network.compact)
+        block[N_MASKED] = int(network.masked)
+        block[N_STARTING_CHIPS] = network.starting_chips
+        block[N_INPUTS] = network.weights[0].shape[0]
+        block[N_LAYERS] = layers
+        block[N_ACTIONS] = actions
+        block[N_O_LAYERS] = base + N_FIELDS
+        width = max(width, network.weights[0].shape[0])
+        for layer, (w, b) in enumerate(zip(network.weights, network.biases)):
+            at = N_FIELDS + NL_FIELDS * layer
+            block[at + NL_OUTPUTS] = w.shape[1]
+            block[at + NL_O_WEIGHTS] = at_float
+            floats.append(w.ravel())
+            at_float += w.size
+            block[at + NL_O_BIASES] = at_float
+            floats.append(b)
+            at_float += b.size
+            width = max(width, w.shape[1])
+        block[N_O_KIND] = base + len(block)
+        block[N_O_AMOUNT] = base + len(block) + actions
+        block[N_O_MULTIPLE] = at_float
+        floats.append(np.array([e.multiple for e in entries], dtype=np.float64))
+        at_float += actions
+        ints += block + [int(e.kind) for e in entries] + [int(e.amount) for e in entries]
+    packed = np.concatenate(floats) if floats else np.zeros(1, dtype=np.float64)
+    row_size = max(config.encoder.size, COMPACT_SIZE) if networks else 1
+    return NetworkArrays(np.array(ints, dtype=np.int64), np.ascontiguousarray(packed, dtype=np.float64),
+                         of_seat, row_size, width)
 
 
 def solver_players_policy(config: SeatConfig) -> np.ndarray:
@@ -140,7 +289,7 @@ def batch_config(config: SeatConfig, layout: Layout, feed_capacity: int,
     players_of_slots = list(zip(config.player_arguments, config.players))
     if autopilot[0] == AP_STRATEGY:
         players_of_slots.append(("agent", autopilot[1]))
-    coded = [player_code(argument, player, solver_players) for argument, player in players_of_slots]
+    coded = [player_code(argument, player, solver_players, config) for argument, player in players_of_slots]
     largest_bet = largest_shoot_bet(config, [(code, ints) for code, ints, _ in coded], autopilot[0])
     if chip_bound(config, largest_bet) > INT32_CHIPS:
         raise ValueError(

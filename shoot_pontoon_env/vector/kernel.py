@@ -43,7 +43,8 @@ from .layout import (
     C_SHOE_FULL, C_SHOOT, C_SHOOT_CAP, C_SHOWS_FIRST, C_SPLIT_BY_VALUE, C_STARTING_CHIPS,
     C_STICK_MINIMUM, DRAW_ANY, DRAW_SOFT, E_FEED_EMPTY, E_NO_DECISION, E_OPPONENT_ILLEGAL, E_RUNAWAY,
     E_SHOE_EXHAUSTED, F_BANKER_CARDS_BOUND, F_O_ACT_MULTIPLE, F_O_STRAT, F_PENALTY, F_PENETRATION,
-    HANDS, HAND_BYTES, HAND_UP, HC_BUST, HC_FIVE_CARD_TRICK, HC_PONTOON, HC_TOTAL, HC_TWENTY_ONE, H_BOX, H_BUYS,
+    HANDS, HAND_BYTES, HAND_UP, NL_FIELDS, NL_OUTPUTS, NL_O_BIASES, NL_O_WEIGHTS, N_ACTIONS, N_COMPACT, N_INPUTS,
+    N_LAYERS, N_MASKED, N_O_AMOUNT, N_O_KIND, N_O_LAYERS, N_O_MULTIPLE, N_STARTING_CHIPS, HC_BUST, HC_FIVE_CARD_TRICK, HC_PONTOON, HC_TOTAL, HC_TWENTY_ONE, H_BOX, H_BUYS,
     H_CARDS, H_DONE, H_DOUBLED, H_FIELDS, H_FOURTH_OFFERED, H_FROM_SPLIT, H_ORIGINAL, H_RESHUFFLED, H_RESULT, H_SEAT,
     H_SETTLED, H_SHOOT_BET, H_STAKE, H_TWISTS, H_WON_FROM_SHOOT, K_BUY, K_DOUBLE, K_KEEP_BANK, K_O_BC,
     K_FIXED, K_O_BU, K_O_SEEN, K_SELL_BANK, K_SHOOT_BET, K_SPLIT, K_STAKE, K_STICK, K_TWIST,
@@ -51,14 +52,14 @@ from .layout import (
     PH_DEAL_OVER, PH_PLAY, PH_SHOOT_BETS, PH_STAKES, SF_A, SF_B, SI_A, SI_B, SI_BANKER_STAND,
     SI_PUNTER_STICK, STRAT_FLOATS, STRAT_INTS, ST_BANK, ST_BANKER, ST_BET_BEFORE_DEAL,
     ST_BET_BEFORE_SECOND, ST_FIRST_CARDS, ST_OVER, ST_PEEK, ST_PLAY, ST_SECOND_CARDS, ST_SETTLE,
-    ST_STAKES, S_DEALER, S_OPTIMAL, S_RANDOM, S_SHOOT_AWARE, S_TIPS, TAB_O_SPECIAL, T_ACK, T_BANKER, T_BANKER_CARDS,
+    ST_STAKES, S_DEALER, S_NETWORK, S_OPTIMAL, S_RANDOM, S_SHOOT_AWARE, S_TIPS, TAB_O_SPECIAL, T_ACK, T_BANKER, T_BANKER_CARDS,
     T_BOX, T_CURSOR, T_DEALS, T_DEAL_NUMBER, T_DECIDED, T_ERROR, T_FEED_COUNT, T_FEED_HEAD, T_FORFEITED,
     T_HAND, T_HANDS, T_ILLEGAL, T_KEY_HI, T_KEY_LO, T_NEEDS_RESET, T_PHASE, T_RESERVE, T_REVEALED,
     T_SHOE_POS, T_SHOE_SHUFFLED, T_SHOE_SIZE, T_SHOOT, T_SHUFFLES, T_STAGE, T_TERMINAL, T_TURNOVERS,
     T_WEALTH_MARK,
 )
 
-CONSTANTS_FINGERPRINT = "c2219c30eca4da66"
+CONSTANTS_FINGERPRINT = "cc48ea1be7f8820e"
 """A digest of the constants of the modules this file imports (``constants_fingerprint``). numba keys
 its on-disk cache on the text of this file alone, yet compiles those constants into the kernel: so
 when one of them changes, this line must change too, or a cached kernel would go on using the old
@@ -2182,23 +2183,123 @@ COMPILER.group = WHOLE_TABLE  # compiled on the whole-table batch's first call, 
 I64ROWS = types.Array(types.int64, 2, "C")
 
 
-@jit(ROWS, CFG, I32, I64, RNG, I64, I64, ir=True)
-def play_seat_player(t, k8, c, f, tab, pol, mv, rng, out, counts):
+@jit(I64, F64, I, F32ROW, F64)
+def network_logits(net_i, net_f, base, row, x):
+    """ActorArrays.logits of the network whose block starts at ``net_i[base]``, of the observation in
+    ``row``, in float64: ``tanh(x @ W + b)`` per hidden layer, then the action head. ``x`` holds two
+    halves of scratch the layers write in turn; returns where in ``x`` the logits are."""
+    width = x.shape[0] // 2
+    size = net_i[base + N_INPUTS]
+    for i in range(size):
+        x[i] = np.float64(row[i])
+    src = 0
+    dst = width
+    layers = net_i[base + N_LAYERS]
+    for layer in range(layers):
+        at = net_i[base + N_O_LAYERS] + NL_FIELDS * layer
+        outputs = net_i[at + NL_OUTPUTS]
+        weights = net_i[at + NL_O_WEIGHTS]
+        biases = net_i[at + NL_O_BIASES]
+        into = x[dst:dst + outputs]  # views, indexed from 0: LLVM vectorizes the row's loop (3x)
+        for o in range(outputs):
+            into[o] = 0.0
+        for i in range(size):
+            xi = x[src + i]
+            if xi == 0.0:  # most of a flat observation: adds nothing
+                continue
+            w = net_f[weights + i * outputs:weights + (i + 1) * outputs]
+            for o in range(outputs):
+                into[o] += xi * w[o]
+        hidden = layer < layers - 1
+        for o in range(outputs):
+            value = into[o] + net_f[biases + o]
+            into[o] = np.tanh(value) if hidden else value
+        src, dst = dst, src
+        size = outputs
+    return src
+
+
+@jit(ROWS, I64, F64, I64, F64, I, I64, I, I64, F32ROW, F64, F32ROW)
+def network_act(t, k8, c, f, net_i, net_f, network, mv, n, counts, row, x, hand):
+    """PolicyPlayer.act of network ``network`` for the seat c[C_SEAT], over mv[:n]: its own view
+    encoded as its encoder does (the flat row, or features.compact_observation of it; the episode's
+    deals left 0 and the balance from the network's starting chips, as PolicyPlayer encodes a table
+    player's view), the deterministic action of its logits (the largest; among the legal indices of
+    its own action table where it is masked, ActionTable.mask; the first on a tie), and that index's
+    engine action (ActionTable.to_action). Returns (kind, amount, legal)."""
+    base = net_i[1 + network]
+    current = current_hand(t, c)
+    if net_i[base + N_COMPACT] != 0:
+        encode_compact(t, k8, c, f, mv, n, current, counts, row, hand)
+        row[CF_EPISODE] = 0.0
+    else:
+        encode(t, k8, c, f, mv, n, current, counts, row)
+        row[O_EPISODE] = 0.0
+        unit = float(c[C_BASE_STAKE])
+        chips = t[BALANCES + c[C_SEAT]] - net_i[base + N_STARTING_CHIPS]
+        row[O_CHIP_BALANCE] = clip(chips / unit, -CHIP_BOUND, CHIP_BOUND)
+    logits = network_logits(net_i, net_f, base, row, x)
+    masked = net_i[base + N_MASKED] != 0
+    kinds = net_i[base + N_O_KIND]
+    amounts = net_i[base + N_O_AMOUNT]
+    multiples = net_i[base + N_O_MULTIPLE]
+    best = -1
+    best_logit = 0.0
+    best_kind = np.int64(0)
+    best_amount = np.int64(-1)
+    best_legal = False
+    for a in range(net_i[base + N_ACTIONS]):
+        kind = net_i[kinds + a]
+        amount = net_i[amounts + a]
+        if kind == K_BUY:
+            if current < 0:
+                amount = np.int64(-1)
+            else:
+                amount = np.int64(np.floor(net_f[multiples + a] * t[hand_at(c, current, H_ORIGINAL)] + 0.5))
+        legal = False
+        if amount >= 0:
+            for m in range(n):
+                if mv[MOVE * m] == kind and mv[MOVE * m + 1] <= amount <= mv[MOVE * m + 2]:
+                    legal = True
+        if masked and not legal:
+            continue
+        logit = x[logits + a]
+        if best < 0 or logit > best_logit:
+            best = a
+            best_logit = logit
+            best_kind = kind
+            best_amount = amount
+            best_legal = legal
+    return best_kind, best_amount, best_legal
+
+
+@jit(ROWS, CFG, I32, I64, F64, I64, I64, RNG, I64, I64, F32ROW, F64, F32ROW, ir=True)
+def play_seat_player(t, k8, c, f, tab, pol, net_i, net_f, net_of, mv, rng, out, counts, net_row, net_x, hand):
     """play_table_player for a whole table, whose table players may also be the solver's policy
-    (S_OPTIMAL: ``pol``, played as table_act plays it for the seat to act)."""
+    (S_OPTIMAL: ``pol``, played as table_act plays it for the seat to act) or a trained network
+    (S_NETWORK: network ``net_of[seat]`` of the batch's network arrays, network_act)."""
     seat = to_act(t, c)
-    if c[c[C_O_STRAT] + STRAT_INTS * seat] != S_OPTIMAL:
+    code = c[c[C_O_STRAT] + STRAT_INTS * seat]
+    if code != S_OPTIMAL and code != S_NETWORK:
         play_table_player(t, k8, c, f, tab, mv, rng, out, counts)
         return
     c[C_SEAT] = seat
     n = legal_moves(t, k8, c, mv)
-    kind, amount = table_act(t, k8, c, f, tab, pol, mv, n, rng)
+    if code == S_NETWORK:
+        kind, amount, legal = network_act(t, k8, c, f, net_i, net_f, net_of[seat], mv, n, counts, net_row, net_x,
+                                          hand)
+        if not legal:  # an unmasked policy's choice (PolicyPlayer.act raises)
+            fail(t, 0, E_OPPONENT_ILLEGAL)
+            return
+    else:
+        kind, amount = table_act(t, k8, c, f, tab, pol, mv, n, rng)
     if not apply_action(t, k8, c, f, tab, kind, amount, mv, n, rng, out, counts):
         fail(t, 0, E_OPPONENT_ILLEGAL)
 
 
-@jit(ROWS, CFG, I32, BOOLS, I64, RNG, I64, I64, ir=True)
-def play_to_learner(t, k8, c, f, tab, pol, learners, mv, rng, out, counts):
+@jit(ROWS, CFG, I32, I64, F64, I64, BOOLS, I64, RNG, I64, I64, F32ROW, F64, F32ROW, ir=True)
+def play_to_learner(t, k8, c, f, tab, pol, net_i, net_f, net_of, learners, mv, rng, out, counts, net_row, net_x,
+                    hand):
     """ShootPontoonAECEnv._advance, with the seats not in ``learners`` played by their table players:
     the table plays on until a learner's seat is to act (False) or the last deal is over (True)."""
     for _ in range(STEP_LIMIT):
@@ -2212,7 +2313,7 @@ def play_to_learner(t, k8, c, f, tab, pol, learners, mv, rng, out, counts):
             continue
         if learners[to_act(t, c)]:
             return False
-        play_seat_player(t, k8, c, f, tab, pol, mv, rng, out, counts)
+        play_seat_player(t, k8, c, f, tab, pol, net_i, net_f, net_of, mv, rng, out, counts, net_row, net_x, hand)
     fail(t, 0, E_RUNAWAY)
     return True
 
@@ -2229,9 +2330,10 @@ def whole_table_view(t, k8, c, f, seat, mv, counts, row, mask, hand):
     encode_view(t, k8, c, f, mv, n, current, counts, row, hand)
 
 
-@jit(ROWS, CFG, I32, B, B, I, I, I, BOOLS, I64, F32ROW, I64, RNG, I64, I64, F32ROW, BOOLS, F32ROW, ir=True)
-def whole_table_turn(t, k8, c, f, tab, pol, reset, carry, key, banker, a, learners, marks, rewards, mv, rng, out,
-                     counts, row, mask, hand):
+@jit(ROWS, CFG, I32, I64, F64, I64, B, B, I, I, I, BOOLS, I64, F32ROW, I64, RNG, I64, I64, F32ROW, BOOLS, F32ROW,
+     F32ROW, F64, ir=True)
+def whole_table_turn(t, k8, c, f, tab, pol, net_i, net_f, net_of, reset, carry, key, banker, a, learners, marks,
+                     rewards, mv, rng, out, counts, row, mask, hand, net_row, net_x):
     """One table's ShootPontoonAECEnv.reset (``reset``: a new episode with ``banker`` holding the first
     bank, ``carry`` and the shuffle ``key`` as in env_turn) or .step(a) by the seat to act (never
     strict: an illegal index forfeits, Table.forfeit), then the table plays on to the next learner's
@@ -2247,7 +2349,8 @@ def whole_table_turn(t, k8, c, f, tab, pol, reset, carry, key, banker, a, learne
         for s in range(players):  # before the table players' first moves: the first step pays those
             marks[s] = wealth(t, c, s)
             rewards[s] = 0.0
-        terminal = play_to_learner(t, k8, c, f, tab, pol, learners, mv, rng, out, counts)
+        terminal = play_to_learner(t, k8, c, f, tab, pol, net_i, net_f, net_of, learners, mv, rng, out, counts,
+                                       net_row, net_x, hand)
         if terminal:
             fail(t, 0, E_NO_DECISION)  # whole_table_settings refuses the tables where this can happen
     else:
@@ -2255,7 +2358,8 @@ def whole_table_turn(t, k8, c, f, tab, pol, reset, carry, key, banker, a, learne
         c[C_SEAT] = seat
         if take_action(t, k8, c, f, tab, a, mv, rng, out, counts, mask):
             offender = seat
-        terminal = play_to_learner(t, k8, c, f, tab, pol, learners, mv, rng, out, counts)
+        terminal = play_to_learner(t, k8, c, f, tab, pol, net_i, net_f, net_of, learners, mv, rng, out, counts,
+                                       net_row, net_x, hand)
         unit = c[C_BASE_STAKE]
         for s in range(players):
             now = wealth(t, c, s)
@@ -2273,15 +2377,17 @@ def whole_table_turn(t, k8, c, f, tab, pol, reset, carry, key, banker, a, learne
     return seat
 
 
-@jit(I32ROWS, I8ROWS, CFG, I32, F32ROWS, BOOLROWS, I64, BOOLS, B, B, I64, I64, BOOLS, I64ROWS, F32ROWS, I64, BOOLS,
-     RNG, I64, F32, entry=True)
-def play_whole_tables(t, k8, c, f, tab, pol, obs, mask, actions, resets, carry, step, keys, bankers, learners, marks,
-                      rewards, seats, terminated, rng, scratch, hand_row):
+@jit(I32ROWS, I8ROWS, CFG, I32, I64, F64, I64ROWS, F32ROWS, BOOLROWS, I64, BOOLS, B, B, I64, I64, BOOLS, I64ROWS,
+     F32ROWS, I64, BOOLS, RNG, I64, F32, F32, F64, entry=True)
+def play_whole_tables(t, k8, c, f, tab, pol, net_i, net_f, net_of, obs, mask, actions, resets, carry, step, keys,
+                      bankers, learners, marks, rewards, seats, terminated, rng, scratch, hand_row, net_row, net_x):
     """The whole-table batch's one entry point (as play_tables for a seat's env): every table i with
     ``resets[i]`` starts a new episode (``bankers[i]`` banks first; shuffle key ``keys[i]``, drawn when
     negative); with ``step``, every other table's seat to act plays ``actions[i]``, or, where it is -1,
     the table waits (rewards 0). ``seats[i]``: the seat to act next (-1: over); ``rewards[i, s]``:
-    seat s's reward of this step."""
+    seat s's reward of this step. ``net_i``/``net_f``: the batch's trained networks
+    (``engine.network_arrays``), ``net_of[i, s]`` the one table i's seat s plays where its code is
+    S_NETWORK; ``net_row``/``net_x``: a network's observation and layers (scratch)."""
     mv = scratch[:MOVE * 8]
     counts = scratch[MOVE * 8:MOVE * 8 + 52]
     out = scratch[MOVE * 8 + 52:]
@@ -2295,8 +2401,9 @@ def play_whole_tables(t, k8, c, f, tab, pol, obs, mask, actions, resets, carry, 
             terminated[i] = False
             continue
         key = (keys[i] if keys[i] >= 0 else draw_key(rng)) if reset else 0
-        seats[i] = whole_table_turn(t[i], k8[i], c, f, tab, pol, reset, carry, key, bankers[i], actions[i],
-                                    learners, marks[i], rewards[i], mv, rng, out, counts, obs[i], mask[i], hand_row)
+        seats[i] = whole_table_turn(t[i], k8[i], c, f, tab, pol, net_i, net_f, net_of[i], reset, carry, key, bankers[i],
+                                    actions[i], learners, marks[i], rewards[i], mv, rng, out, counts, obs[i], mask[i],
+                                    hand_row, net_row, net_x)
         terminated[i] = t[i, T_TERMINAL] != 0
 
 

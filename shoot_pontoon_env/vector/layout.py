@@ -111,8 +111,10 @@ TAB_O_SPECIAL = int(np.prod(SHOWDOWN_SHAPE))
 TAB_SIZE = TAB_O_SPECIAL + CARDS_PER_DECK * CARDS_PER_DECK
 
 # --------------------------------------------------------------------------- table players
-(S_BASE, S_RANDOM, S_THRESHOLD, S_TIPS, S_STAND, S_DEALER, S_SHOOT_AWARE, S_OPTIMAL) = range(8)
-"""S_OPTIMAL: the solver's policy (an ``OptimalPunter``) from the batch's policy array, at a whole table."""
+(S_BASE, S_RANDOM, S_THRESHOLD, S_TIPS, S_STAND, S_DEALER, S_SHOOT_AWARE, S_OPTIMAL, S_NETWORK) = range(9)
+"""S_OPTIMAL: the solver's policy (an ``OptimalPunter``) from the batch's policy array, at a whole table.
+S_NETWORK: a trained network (a ``PolicyPlayer`` with a numpy actor) from the batch's network arrays,
+at a whole table (the network each table's seat plays: ``WholeTableBatch.net_of``)."""
 STRAT_INTS = 5
 """Per seat in the config: the player's kind, then four int parameters (SI_*)."""
 SI_PUNTER_STICK, SI_BANKER_STAND, SI_A, SI_B = range(1, 5)
@@ -126,6 +128,17 @@ AP_NONE, AP_STRATEGY, AP_TABLE, AP_UNIFORM = range(4)
 rule-based player in strategy slot ``num_players``, by a solver's policy table, uniformly over the mask.
 C_BLIND: no observation is encoded (an evaluation whose agent the kernel plays needs only the mask);
 C_COMPACT: the observation is features.compact_observation's, written directly."""
+(N_COMPACT, N_MASKED, N_STARTING_CHIPS, N_INPUTS, N_LAYERS, N_ACTIONS, N_O_KIND, N_O_AMOUNT, N_O_MULTIPLE,
+ N_O_LAYERS) = range(10)
+N_FIELDS = 10
+"""A network's block in the batch's int64 network array (``engine.network_arrays``), which starts with
+the count of networks and each block's offset: whether it reads the compact observation, whether its
+actions are masked, the starting chips its encoder reads the balance from, its inputs, layers and
+actions, where its action table's kinds and amounts lie (int array) and its buy multiples (float
+array), and where its layers' rows start (NL_FIELDS each: outputs, weights' and biases' offsets in
+the float array; the weights (inputs, outputs) row-major, as ``ActorArrays.weights``)."""
+NL_OUTPUTS, NL_O_WEIGHTS, NL_O_BIASES = range(3)
+NL_FIELDS = 3
 BATCHED_STRATEGIES = (Strategy, RandomPlayer, ThresholdPunter, TipsPunter, StandOnBanker, DealerRulesBanker,
                       ShootAwareBanker)
 

@@ -3,8 +3,8 @@
 Where a :class:`TableBatch` plays one agent seat against the kernel's table players, a whole-table
 batch stops at whichever learner's seat is to act (pgx's multi-player shape: the current seat, its
 observation and mask, and a reward for every seat at every step). The seats not in ``learners``
-are played by their table players (``config.players``: rule-based, or the solver's policy, an
-``OptimalPunter``) inside the kernel. Each table is one
+are played by their table players (``config.players``: rule-based, the solver's policy, an
+``OptimalPunter``, or a trained network, a ``PolicyPlayer`` with a numpy actor) inside the kernel. Each table is one
 episode of ``ShootPontoonAECEnv``, step by step (``tests/multiagent/test_batched_differential.py``).
 """
 
@@ -18,7 +18,7 @@ from ..seat.config import SeatConfig
 from ..seat.episode import TableFacts
 from ..engine.view import SeatView
 from . import kernel
-from .engine import TableBatch, solver_players_policy
+from .engine import TableBatch, network_arrays, solver_players_policy
 from .layout import C_SEAT
 from .readout import batch_facts, batch_seat_view
 
@@ -46,6 +46,13 @@ class WholeTableBatch(TableBatch):
         """Each table's first banker at its next reset."""
         self.marks = np.zeros((n, players), dtype=np.int64)
         """Each seat's wealth when its reward was last written (the kernel's)."""
+        self.networks = network_arrays(config)
+        """The trained networks the table players play by (``engine.network_arrays``)."""
+        self.net_of = np.ascontiguousarray(np.tile(self.networks.of_seat, (n, 1)))
+        """``net_of[i, s]``: the network (an index of ``networks``) that table i's seat s plays, where
+        ``config.players[s]`` is a network (every table the same: the seat's)."""
+        self._net_row = np.zeros(self.networks.row_size, dtype=np.float32)
+        self._net_x = np.zeros(2 * self.networks.width, dtype=np.float64)
 
     def reset(self, rng: np.random.Generator, which: np.ndarray | None = None, *, carry: bool = True,
               keys: np.ndarray | None = None) -> None:
@@ -63,10 +70,12 @@ class WholeTableBatch(TableBatch):
     def _play(self, rng: np.random.Generator, actions: np.ndarray, resets: np.ndarray, carry: bool, step: bool,
               keys: np.ndarray) -> None:
         c = self.config
-        kernel.play_whole_tables(self.t, self.k8, c.c, c.f, c.tab, self.policy, self.obs, self.mask, actions, resets,
-                                 bool(carry), step, np.ascontiguousarray(keys, dtype=np.int64), self.bankers, self.learners,
-                                 self.marks, self.rewards, self.seats, self.terminated, self.rng_handle(rng),
-                                 self.scratch, self.hand_scratch)
+        net = self.networks
+        kernel.play_whole_tables(self.t, self.k8, c.c, c.f, c.tab, self.policy, net.ints, net.floats, self.net_of,
+                                 self.obs, self.mask, actions, resets, bool(carry), step,
+                                 np.ascontiguousarray(keys, dtype=np.int64), self.bankers, self.learners, self.marks,
+                                 self.rewards, self.seats, self.terminated, self.rng_handle(rng), self.scratch,
+                                 self.hand_scratch, self._net_row, self._net_x)
         self._check()
 
     # ------------------------------------------------------------------ any seat's view

@@ -1,13 +1,16 @@
 """The batched whole table equals the Table-based AEC env: the same cards and actions give every seat
 the same observation, mask and reward, the same seat to act, the same chips and hands at every step,
-on every preset and with table players in some seats (``pytest -m slow`` plays many more)."""
+on every preset and with table players in some seats, trained networks played in the kernel among them
+(``pytest -m slow`` plays many more)."""
 
 from __future__ import annotations
 
 import pytest
-from whole_table_differential import run_whole_table_differential
+from whole_table_differential import random_network_player, run_whole_table_differential
 
+from shoot_pontoon_env.multiagent.config import seat_action_table
 from shoot_pontoon_env.rules import SHOOT
+from shoot_pontoon_env.seat.action_table import banker_action_table, punter_action_table
 
 VARIANTS = {
     "shoot": {},
@@ -44,3 +47,61 @@ def test_random_episodes_match_the_table_step_by_step(variant):
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_many_more_episodes_match_the_table(variant):
     run_whole_table_differential(VARIANTS[variant], tables=64, episodes=20_000, seed=6)
+
+
+EVERY_BET_POINT = SHOOT.replace(shoe="persistent", double_stakes=True,
+                                shoot_bet_points=("before_deal", "before_second_card", "before_fourth_card"))
+
+
+def _shared_network() -> dict:
+    network = random_network_player(EVERY_BET_POINT, 4, seat_action_table(EVERY_BET_POINT), 7, observation="compact",
+                                    hidden=(24,))
+    return {"rules": EVERY_BET_POINT, "deals_per_episode": 2, "first_banker": 1,
+            "players": {1: network, 2: "tips", 3: network}}
+
+
+NETWORK_VARIANTS = {
+    # the kernel plays small random networks (models.player.ActorPlayer), as the Table plays them
+    "shoot-network-banker-and-compact-punter": lambda: {
+        "deals_per_episode": 1, "players": {
+            0: random_network_player(SHOOT, 4, banker_action_table(), 1, name="flat banker"),
+            2: random_network_player(SHOOT, 4, punter_action_table(SHOOT), 2, observation="compact", hidden=(32,),
+                                     name="compact punter")}},
+    "shoot-networks-banking-in-turn": lambda: {
+        "deals_per_episode": 3, "first_banker": "random", "players": {
+            1: random_network_player(SHOOT, 4, seat_action_table(SHOOT), 3, starting_chips=500),
+            3: random_network_player(SHOOT, 4, seat_action_table(SHOOT), 4, observation="compact", hidden=(32,))}},
+    "every-bet-point-one-network-two-seats": _shared_network,
+}
+
+
+@pytest.mark.parametrize("variant", NETWORK_VARIANTS)
+def test_kernel_played_networks_match_the_table_step_by_step(variant):
+    diff = run_whole_table_differential(NETWORK_VARIANTS[variant](), tables=16, episodes=200, seed=5)
+    assert diff.episodes >= 200
+    assert all(diff.decisions[s] > 0 for s, learns in enumerate(diff.settings.learners) if learns), diff.decisions
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", NETWORK_VARIANTS)
+def test_kernel_played_networks_match_the_table_over_many_episodes(variant):
+    run_whole_table_differential(NETWORK_VARIANTS[variant](), tables=64, episodes=20_000, seed=6)
+
+
+def _zoo_punter_variant() -> dict:
+    pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    from shoot_pontoon_env.play import trained_player
+
+    player, _ = trained_player("zoo:shoot_punter", SHOOT, 4, 1000)
+    return {"deals_per_episode": 1, "players": {2: player, 3: "tips"}}
+
+
+def test_a_zoo_model_played_in_the_kernel_matches_the_table():
+    diff = run_whole_table_differential(_zoo_punter_variant(), tables=16, episodes=200, seed=5)
+    assert diff.episodes >= 200
+
+
+@pytest.mark.slow
+def test_a_zoo_model_played_in_the_kernel_matches_the_table_over_many_episodes():
+    run_whole_table_differential(_zoo_punter_variant(), tables=64, episodes=20_000, seed=6)

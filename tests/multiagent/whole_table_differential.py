@@ -19,6 +19,12 @@ from typing import Any
 import numpy as np
 
 from shoot_pontoon_env.engine import table as table_module
+from shoot_pontoon_env.models.mlp import ActorArrays
+from shoot_pontoon_env.models.player import ActorPlayer
+from shoot_pontoon_env.rules import Rules
+from shoot_pontoon_env.seat.action_table import ActionTable
+from shoot_pontoon_env.seat.encoding import ObservationEncoder
+from shoot_pontoon_env.seat.features import COMPACT_SIZE
 from shoot_pontoon_env.multiagent.config import first_banker_of, whole_table_settings
 from shoot_pontoon_env.multiagent.episodes import ReferenceWholeTable
 from shoot_pontoon_env.vector.readout import batch_hands
@@ -153,3 +159,22 @@ def run_whole_table_differential(kwargs: Mapping[str, Any], *, tables: int, seed
     finally:
         table_module.Shoe = original
     return diff
+
+
+def random_actor(inputs: int, hidden: tuple[int, ...], actions: int, seed: int, masked: bool = True) -> ActorArrays:
+    """A small network of random weights, large enough that its choices depend on the observation."""
+    rng = np.random.default_rng(seed)
+    sizes = [inputs, *hidden, actions]
+    weights = tuple(rng.normal(0.0, 2.0 / np.sqrt(a), (a, b)) for a, b in zip(sizes, sizes[1:]))
+    biases = tuple(rng.normal(0.0, 0.5, b) for b in sizes[1:])
+    return ActorArrays(weights, biases, masked)
+
+
+def random_network_player(rules: Rules, num_players: int, action_table: ActionTable, seed: int, *,
+                          observation: str = "flat", hidden: tuple[int, ...] = (16, 16), starting_chips: int = 1000,
+                          masked: bool = True, name: str | None = None) -> ActorPlayer:
+    """An ActorPlayer of a random network reading the ``observation`` of its seat (no torch, no file)."""
+    inputs = COMPACT_SIZE if observation == "compact" else ObservationEncoder(rules, num_players).size
+    actor = random_actor(inputs, hidden, len(action_table), seed, masked)
+    return ActorPlayer(actor, rules, num_players, starting_chips, action_table,
+                       name or f"random-{observation}-{seed}", observation=observation)
