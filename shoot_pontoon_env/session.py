@@ -30,6 +30,21 @@ def play_deal(table: Table, players: Sequence[Strategy], rng: np.random.Generato
     play_until(table, players, rng, lambda t: False)
 
 
+def heads_up_results(banker: Strategy, punter: Strategy, rules: Rules | str, deals: int, seed: int,
+                     starting_chips: int = 1000) -> np.ndarray:
+    """The punter's net chips per unit of initial stake in each of ``deals`` heads-up deals, each at
+    a new table of ``starting_chips`` a seat, seat 0 banking: every deal starts as the heads-up
+    solver's views show it (``solver.game_punter.STARTING_CHIPS``), so a trained player meets the
+    engine as the solver asks it."""
+    rng = np.random.default_rng(seed)
+    out = np.empty(deals)
+    for i in range(deals):
+        table = Table(rules, 2, rng=np.random.default_rng(rng.integers(2**63)), starting_chips=starting_chips)
+        play_deal(table, [banker, punter], rng)
+        out[i] = sum(h.result + 0.0 for h in table.hands if h.seat == 1) / table.hands[0].original_stake
+    return out
+
+
 @dataclass
 class SessionResult:
     deals: int
