@@ -1,8 +1,8 @@
 """Rule-based agents: the library's table-player strategies, acting through the observation.
 
 Each wraps a :class:`shoot_pontoon_env.strategies.Strategy` (the same object the environments use
-for table players): the observation is decoded into the seat's view, the strategy picks an engine
-action, and the action table maps it to an index. No strategy is written twice.
+for table players): the observation is decoded into the seat's view, the strategy picks an
+:class:`Action`, and the action table maps it to an index. No strategy is written twice.
 """
 
 from __future__ import annotations

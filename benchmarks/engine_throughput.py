@@ -1,8 +1,9 @@
-"""Engine throughput: deals per second per preset, beside Gymnasium's Blackjack-v1 in the same run.
+"""Table throughput: deals per second per preset at the Table, beside Gymnasium's Blackjack-v1 in the
+same run.
 
 Run: ``.venv/bin/python benchmarks/engine_throughput.py [--deals 20000]``
 
-Shared, noisy machines: read the ratio column (engine deals per Blackjack-v1 episode in the same
+Shared, noisy machines: read the ratio column (Table deals per Blackjack-v1 episode in the same
 process, same minute), not the absolute numbers. Results are recorded in ``docs/RESULTS.md``.
 """
 

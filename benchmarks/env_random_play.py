@@ -1,5 +1,5 @@
-"""Random masked play through every registered env id and preset on the table engine (``engine="table"``,
-whose ``Table`` is read): steps per second, with chip conservation checked by the engine after every
+"""Random masked play through every registered env id and preset on the Table (``engine="table"``,
+whose ``Table`` is read): steps per second, with chip conservation checked at the Table after every
 step.
 
 Run: ``.venv/bin/python benchmarks/env_random_play.py [--steps 100000]``

@@ -1,6 +1,6 @@
 """Tournament speed: hands per second of ``python -m evaluate``'s batched path (the agent played by the
 kernel, or a trained model with one forward pass per step) beside its scalar path (one ``gym.make`` env,
-which runs on the batched engine at one table, and the same on the table engine), in one run.
+which runs on the batched engine at one table, and the same on the Table), in one run.
 
 Run: ``.venv/bin/python benchmarks/evaluation_speed.py [--hands 10000000] [--model-hands 1000000]``
 
@@ -58,16 +58,17 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"Gymnasium Blackjack-v1 (scalar, random actions): {blackjack_rate(100_000):,.0f} steps/s of CPU\n")
     print(f"{ENV_ID} {KWARGS}\n")
-    print("| agent, engine | hands | seconds | hands/s | per unit stake |")
+    print("| agent, path | hands | seconds | hands/s | per unit stake |")
     print("|---|---|---|---|---|")
     for name, hands in (("threshold17", args.hands), ("basic", args.hands), ("zoo:playtech_punter", args.model_hands)):
         batched = timed(f"{name}, batched", hands,
                         lambda: play_agent_batched(env(), KWARGS, make_agent(name, env()), hands, 1_000_000))
         scalar = timed(f"{name}, scalar (gym.make: batched engine, one table)", args.scalar_hands,
                        lambda: play_agent(env, make_agent(name, env()), args.scalar_hands, 1_000_000))
-        table = timed(f"{name}, scalar on the table engine", args.scalar_hands,
+        table = timed(f"{name}, scalar on the Table", args.scalar_hands,
                       lambda: play_agent(table_env, make_agent(name, env()), args.scalar_hands, 1_000_000))
-        print(f"| {name}: batched / scalar / table engine | | | {batched / scalar:,.0f}x / {batched / table:,.0f}x | |")
+        print(f"| {name}: batched / scalar / Table | | | "
+              f"{batched / scalar:,.0f}x / {batched / table:,.0f}x | |")
     return 0
 
 

@@ -6,11 +6,11 @@ Run: ``.venv/bin/python benchmarks/numpy_vs_numba.py [--tables 4096]``
 The probe game is the smallest piece of the real one: heads-up against a dealer, infinite deck, the
 punter sticks on 17 or more (one decision per step), the dealer draws to 17, five cards stop both,
 the banker wins ties. A step takes every table's decision, deals, and for tables whose hand ended
-plays the dealer, settles and deals a new hand. The real engine adds stakes, Shoot bets, buys,
-splits, several seats, bank turnover and an observation of ~550 values per decision, each of them
-more branching per table; the NumPy form pays a fixed cost per operation and per branch (a masked
-sub-batch each), which is why the ratio below only grows with the real game. Results are in
-``docs/RESULTS.md``.
+plays the dealer, settles and deals a new hand. The real game (as both engines play it) adds stakes,
+Shoot bets, buys, splits, several seats, bank turnover and an observation of ~550 values per
+decision, each of them more branching per table; the NumPy form pays a fixed cost per operation and
+per branch (a masked sub-batch each), which is why the ratio below only grows with the real game.
+Results are in ``docs/RESULTS.md``.
 """
 
 from __future__ import annotations

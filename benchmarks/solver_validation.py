@@ -1,4 +1,4 @@
-"""The solver against the engine: 1M-hand Monte Carlo per preset, the Shoot policy, forced splits.
+"""The solver against the Table: 1M-hand Monte Carlo per preset, the Shoot policy, forced splits.
 
 Run (2 cores, about 20 minutes for everything but the exact split reference):
 
@@ -7,7 +7,7 @@ Run (2 cores, about 20 minutes for everything but the exact split reference):
 Sections (``--only``, comma separated; default ``timing,presets,shoot,splits``):
 
 - ``timing``: solve time of each preset, finite shoe and infinite deck (best of 5).
-- ``presets``: the engine plays ``OptimalPunter`` at a two-seat table for ``--hands`` deals per
+- ``presets``: the Table plays ``OptimalPunter`` at a two-seat table for ``--hands`` deals per
   preset; the mean result per unit stake must lie within 3 standard errors of the solver's value.
 - ``shoot``: the Shoot preset with all three betting points and a Shoot bet allowance of R original
   stakes (``max_shoot_bet = R * base_stake``, a Shoot of 10**9 chips so the allowance never binds
@@ -89,7 +89,7 @@ def readings(report: dict) -> None:
 
 
 def presets(report: dict, hands: int, workers: int, seed: int, names: list[str]) -> None:
-    print(f"\n## Expected return vs engine Monte Carlo ({hands:,} hands each)\n")
+    print(f"\n## Expected return vs Monte Carlo at the Table ({hands:,} hands each)\n")
     print("| preset | decks | solver | infinite deck | Monte Carlo | std. error | z | MC seconds |")
     print("|---|---|---|---|---|---|---|---|")
     for name in names:
@@ -106,7 +106,7 @@ def presets(report: dict, hands: int, workers: int, seed: int, names: list[str])
 
 
 def shoot(report: dict, hands: int, workers: int, seed: int, ratios: list[float]) -> None:
-    print(f"\n## Shoot policy vs engine Monte Carlo ({hands:,} hands each, all three betting points)\n")
+    print(f"\n## Shoot policy vs Monte Carlo at the Table ({hands:,} hands each, all three betting points)\n")
     print("| allowance R | solver (stake + Shoot) | stake part | Shoot part | Monte Carlo | std. error | z |")
     print("|---|---|---|---|---|---|---|")
     for ratio in ratios:
@@ -124,7 +124,7 @@ def shoot(report: dict, hands: int, workers: int, seed: int, ratios: list[float]
 
 
 def splits(report: dict, hands: int, workers: int, seed: int) -> None:
-    print(f"\n## Forced pair starts vs engine Monte Carlo ({hands:,} hands each)\n")
+    print(f"\n## Forced pair starts vs Monte Carlo at the Table ({hands:,} hands each)\n")
     print("| preset | pair | up card | policy | solver value of the start | Monte Carlo | std. error | z |")
     print("|---|---|---|---|---|---|---|---|")
     for name, pair, up in SPLIT_CASES:

@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     reference = blackjack_rate(int(100_000 * scale))
     print(f"Gymnasium Blackjack-v1 (scalar, random actions): {reference:,.0f} steps/s of CPU\n")
 
-    print("| env | engine | tables | decisions/s | x Blackjack-v1 | x SyncVectorEnv |")
+    print("| env | stepped as | tables | decisions/s | x Blackjack-v1 | x SyncVectorEnv |")
     print("|---|---|---|---|---|---|")
     for env_id, kwargs in configs:
         label = env_id + (f" {kwargs}" if kwargs else "")

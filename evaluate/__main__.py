@@ -3,7 +3,7 @@ tournament with 95% confidence intervals, printed as a table and written as JSON
 plots; with a training run, its learning curve measured on the same hands.
 
 Agents: random, basic, optimal, the table-player strategies (tips, threshold, thresholdN, stand17,
-shoot_aware, dealer), zoo:NAME, or a trained model .zip (loaded without unpickling; see README)."""
+shoot_aware, dealer), zoo:NAME, or a trained model .zip (loaded without unpickling; see docs/TRAINING.md)."""
 
 from __future__ import annotations
 
@@ -232,7 +232,7 @@ def tournament(args: Any, make_env: Any, probe: Any, agents: list, names: list[s
         cis = [s.paired_ci95 for _, s in curve_summaries if s.paired_ci95 is not None]
         print(f"learning curve: {len(curve)} models of {args.learning_curve} vs {reference_name} on these hands, "
               + (f"intervals up to ±{max(cis):.4f}" if drawn else f"not drawn ({reference_name} played on the "
-                 "other engine: --scalar plays every agent on the scalar env)"))
+                 "other of the two engines: --scalar plays every agent on the scalar env)"))
     elif args.learning_curve:
         pngs.append(plots.evaluations_curve(args.learning_curve, out / "learning_curve.png", optimal))
     checkpoints = plots.checkpoint_curve(summaries, out / "checkpoints.png")

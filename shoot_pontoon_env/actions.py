@@ -86,7 +86,7 @@ class IllegalActionError(ValueError):
 
 
 def is_int(value: object) -> bool:
-    """A whole number as the engine counts chips and seats: a Python or NumPy int, not a bool."""
+    """A whole number as the Table counts chips and seats: a Python or NumPy int, not a bool."""
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 

@@ -52,7 +52,7 @@ MOVE_WORDS: dict[ActionKind, str] = {
     ActionKind.KEEP_BANK: "keeps the bank",
     ActionKind.SELL_BANK: "sells the bank",
 }
-"""A move as the log tells it (the engine logs the action's identifier, ``keep_bank``)."""
+"""A move as the log tells it (the Table logs the action's identifier, ``keep_bank``)."""
 REDUCED_GAME_PLAYER = "equilibrium"
 """The checkout's agent of the heads-up equilibrium (agents/equilibrium.py), bound to its reduced game."""
 PLAYER_NAMES = f"{', '.join(sorted(STRATEGIES))}, thresholdN, {', '.join(SOLVER_PLAYERS)}"

@@ -1,6 +1,6 @@
 """The rules of one Pontoon table: a frozen dataclass with every option, and the named presets.
 
-This is the single source of truth for the rules. The engine, the solver and the environments read
+This is the single source of truth for the rules. Both engines, the solver and the environments read
 it; nothing else hard-codes a rule. ``docs/RULES.md`` maps each seed rule to a field here.
 """
 
@@ -80,7 +80,8 @@ def _plain_python_values(rules: Rules) -> None:
 
 @dataclass(frozen=True)
 class Rules:
-    """Every option of the engine. Chips are integers; multiples are of a hand's original stake.
+    """Every option of the game, which both engines play. Chips are integers; multiples are of a
+    hand's original stake.
 
     Build a variant from a preset with :meth:`replace`, e.g. ``SHOOT.replace(banker_peek=False)``.
     """

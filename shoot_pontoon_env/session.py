@@ -1,6 +1,6 @@
 """Playing deals with rule-based players at a Table: the loop of `python -m shoot_pontoon_env.simulate`, the
-solver's engine Monte Carlo (`solver/validate.py`), the engine benchmarks and tests. (The envs play their
-own loop, `seat/table_episode.py`.)"""
+solver's Monte Carlo at the Table (`solver/validate.py`), the Table's benchmarks and tests. (The envs
+play their own loop, `seat/table_episode.py`.)"""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def heads_up_results(banker: Strategy, punter: Strategy, rules: Rules | str, dea
     """The punter's net chips per unit of initial stake in each of ``deals`` heads-up deals, each at
     a new table of ``starting_chips`` a seat, seat 0 banking: every deal starts as the heads-up
     solver's views show it (``solver.game_punter.STARTING_CHIPS``), so a trained player meets the
-    engine as the solver asks it."""
+    Table as the solver asks it."""
     rng = np.random.default_rng(seed)
     out = np.empty(deals)
     for i in range(deals):

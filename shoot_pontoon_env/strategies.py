@@ -1,8 +1,8 @@
 """Rule-based table players: the banker and punters the environments sit an agent among.
 
-A strategy maps a :class:`SeatView` (what its seat may see) and a Generator to an engine
-:class:`Action`. The same objects serve as table opponents inside the environments and, wrapped
-by ``agents/``, as baseline policies, so each strategy is written once.
+A strategy maps a :class:`SeatView` (what its seat may see) and a Generator to an :class:`Action`
+(what ``Table.apply`` takes). The same objects serve as table opponents inside the environments and,
+wrapped by ``agents/``, as baseline policies, so each strategy is written once.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def _stick_or_draw(view: SeatView, stick: bool) -> Action:
 
 
 class Strategy:
-    """Base class: ``act(view, rng)`` returns a legal engine action for the seat to act.
+    """Base class: ``act(view, rng)`` returns a legal :class:`Action` for the seat to act.
 
     A seat keeps its strategy when the bank moves, so every strategy plays both roles: a punter
     strategy banks by standing on 17, a banker strategy punts by sticking on 17, unless they

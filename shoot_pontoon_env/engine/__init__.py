@@ -1,4 +1,4 @@
-"""The Pontoon table engine (no Gymnasium here)."""
+"""The Table: the readable reference engine of a Pontoon table (no Gymnasium here)."""
 
 from .events import RESERVE_ACCOUNT, SHOOT_ACCOUNT, TABLE_ACCOUNT, Event, EventKind, account_name
 from .hand import Hand

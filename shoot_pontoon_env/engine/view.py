@@ -91,7 +91,7 @@ def seen_cards(hands: Sequence[Hand], banker_cards: Sequence[int], banker_face_u
     """What ``seat`` sees of the hands and of the banker's cards (all of them for the banker:
     ``banker_face_up`` None); each card it sees
     is added to ``counts`` (ranks seen since the shuffle), except those of a reshuffled hand. The
-    engine's and the batched engine's views (``vector/readout.py``) are both built here."""
+    Table's and the batched engine's views (``vector/readout.py``) are both built here."""
     views = []
     for hand in hands:
         cards = hand.cards

@@ -1,6 +1,6 @@
 """What the punter and banker envs share: the Gymnasium front door of one seat's episode.
 
-The env checks its arguments into a :class:`SeatConfig` and picks the engine of each episode (the
+The env checks its arguments into a :class:`SeatConfig` and picks either engine for each episode (the
 batched engine at one table, or the reference Table, ``seat/``); the episode decides everything about
 the game. This layer turns actions into indices, refuses illegal ones (raise or forfeit), and draws
 pictures from whichever engine plays.
@@ -63,7 +63,7 @@ def stacked_option(options: dict[str, Any] | None) -> list[int] | None:
         return None
     try:
         return parse_cards(stacked) if isinstance(stacked, str) else [
-            parse_cards([c])[0] if isinstance(c, str) else c for c in stacked]  # the engine checks ints
+            parse_cards([c])[0] if isinstance(c, str) else c for c in stacked]  # the Table checks ints
     except (TypeError, ValueError) as error:
         raise ValueError(f"reset option stacked = {stacked!r}: expected card codes such as "
                          f"'AS TD 9C' or a list of card ints ({error})") from None
@@ -104,7 +104,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         self.starting_chips = check_starting_chips(starting_chips)
         self.render_mode = check_render_mode(render_mode)
         self.engine = check_engine(engine)
-        Table(rules, num_players, rng=np.random.default_rng(0))  # the engine checks the table size
+        Table(rules, num_players, rng=np.random.default_rng(0))  # the Table checks the table size
         self.encoder = ObservationEncoder(rules, num_players, self.starting_chips)
         self.action_space = spaces.Discrete(len(action_table))
         self.observation = check_observation(observation)
@@ -121,7 +121,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         """The episode under way (None before the first reset)."""
         self._last_message = ""
 
-    # ------------------------------------------------------------------ the configuration and engines
+    # ------------------------------------------------------------------ the configuration and both engines
     def _build_config(self) -> SeatConfig:
         return SeatConfig(
             rules=self.rules, num_players=self.num_players, seat=self.seat, role=self._role,
@@ -166,7 +166,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
 
     @property
     def table(self) -> Table | None:
-        """The episode's :class:`Table` (the reference engine, with its event log); None before the
+        """The episode's :class:`Table` (the reference, with its event log); None before the
         first reset. An episode on the batched engine has none (``view`` still works)."""
         episode = self._episode
         if episode is not None and episode.engine != "table":
@@ -180,7 +180,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
     ) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
         stacked = stacked_option(options)
-        self.config  # noqa: B018 - brings the config (and the engines) up to date
+        self.config  # noqa: B018 - brings the config (and both engines' episodes) up to date
         episode = self._engine_for(stacked)
         carry = seed is None and episode is self._episode
         self._episode = None
@@ -278,8 +278,8 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
 
     @property
     def engine_in_use(self) -> str:
-        """``"batched"`` or ``"table"``: the engine of the episode under way (before the first reset,
-        the one an episode without a stacked deal will use)."""
+        """``"batched"`` or ``"table"``: which engine plays the episode under way (before the first
+        reset, the one an episode without a stacked deal will use)."""
         if self._episode is not None:
             return self._episode.engine
         return "batched" if self._kernel_episode is not None else "table"
@@ -287,7 +287,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
     def hands(self) -> list[Hand]:
         """Every punter hand at the table now, face-down cards too (for records once the deal is
         settled, not for the agent: its ``view`` holds what it may see), on either engine; a new
-        list, whose hands are the Table's own on the table engine (read them, do not change them)."""
+        list, whose hands are the Table's own where the Table plays (read them, do not change them)."""
         return self._under_way().hands()
 
     @property
@@ -297,7 +297,8 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
 
     @property
     def episode(self) -> Episode | None:
-        """The episode under way, on its engine (``seat/episode.py``); None before the first reset."""
+        """The episode under way, on whichever engine plays it (``seat/episode.py``); None before the
+        first reset."""
         return self._episode
 
     @property

@@ -50,8 +50,8 @@ class ShootPontoonEnv(PontoonSeatEnv):
     :func:`shoot_pontoon_env.envs.encoding.observation_size` values, the encoded SeatView of the agent's
     seat (see :mod:`shoot_pontoon_env.envs.encoding` and ``docs/ENVIRONMENTS.md`` for the index table).
     ``observation="compact"``: ``Box(0, 1, (COMPACT_SIZE,), float32)``, the decision-relevant features
-    of that row that training uses (:mod:`shoot_pontoon_env.envs.features`), written by the engine
-    itself. Hidden cards never appear; the count of cards seen since the last shuffle is included for
+    of that row that training uses (:mod:`shoot_pontoon_env.envs.features`), written by whichever
+    engine plays. Hidden cards never appear; the count of cards seen since the last shuffle is included for
     persistent shoes.
 
     ## Rewards
@@ -111,8 +111,8 @@ class ShootPontoonEnv(PontoonSeatEnv):
     - v0, package 0.3: ``engine`` (default ``"auto"``): episodes run on the batched engine, the same
       game with a different shuffle, so a seed deals other cards than in 0.2 (``engine="table"``
       replays 0.2's episodes); ``render()`` needs a ``render_mode`` (0.2 returned text without one).
-    - v0, package 0.4: a ``render_mode`` no longer moves the env to the Table (the same engine and
-      cards with or without one); ``observation="compact"``.
+    - v0, package 0.4: a ``render_mode`` no longer moves the env to the Table (the same engine plays
+      and deals the same cards with or without one); ``observation="compact"``.
     """
 
     def __init__(

@@ -1,5 +1,5 @@
 """``SeatWindow``: what a picture of one seat's table shows (``render.py``'s text, ``picture.py``'s
-image), read from either engine, so that asking for a picture does not choose the engine."""
+image), read from either engine, so that asking for a picture does not choose which engine plays."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ class SeatWindow(NamedTuple):
     balances: tuple[int, ...]
     to_act: int | None
     events: list[Event] | None
-    """The deal's event log (None: the engine keeps none)."""
+    """The deal's event log (None: the batched engine keeps none)."""
     deals_played: int
     deals_per_episode: int
     action_table: ActionTable

@@ -3,8 +3,8 @@ observations (:class:`PolicyPlayer`; a network as numpy arrays, :class:`ActorPla
 solver's policies by name (:func:`solver_player`).
 
 For a :class:`PolicyPlayer` the seat's view is encoded as that env encodes it, the policy answers an
-index of the env's action table, and the index becomes the engine's action. The env is the one the
-policy acts in: its rules, table size, starting chips and action table.
+index of the env's action table, and the index becomes the :class:`Action` the Table applies. The env
+is the one the policy acts in: its rules, table size, starting chips and action table.
 
 The solver's players are built here, in the installed package, so that ``python -m
 shoot_pontoon_env.play`` seats the same ``optimal`` and ``basic`` that the checkout's ``agents/``

@@ -79,7 +79,7 @@ def whole_table_settings(
     num_players = check_players(num_players)
     if first_banker != "random":
         check_int("first_banker", first_banker, 0, num_players - 1)
-    Table(rules, num_players, rng=np.random.default_rng(0))  # the engine checks the table size
+    Table(rules, num_players, rng=np.random.default_rng(0))  # the Table checks the table size
     action_table = seat_action_table(rules, stake_levels, shoot_bet_levels, buy_levels)
     fixed: dict[int, Strategy] = {}
     if players is not None:

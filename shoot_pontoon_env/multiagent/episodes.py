@@ -1,6 +1,6 @@
-"""One whole table's episode on one engine, every seat an agent: on the Table (the readable
+"""One whole table's episode on either engine, every seat an agent: on the Table (the readable
 reference) or on the batched engine at one table (``vector/whole_table.py``). The AEC env picks one
-per episode and asks it the same questions, so it has no engine branches of its own."""
+per episode and asks it the same questions, so it has no branches per engine of its own."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ class WholeTableEpisode(ABC):
         """The table's public state, with ``seat``'s wealth."""
 
     def events(self) -> list[Event] | None:
-        """The deal's event log (the Table keeps one; None where the engine keeps none)."""
+        """The deal's event log (the Table keeps one; the batched engine keeps none: None)."""
         return None
 
 
@@ -175,7 +175,7 @@ class KernelWholeTable(WholeTableEpisode):
     def reset(self, np_random: np.random.Generator, banker: int, *, carry: bool,
               stacked: list[int] | None = None) -> None:
         if stacked is not None:
-            raise ValueError("a stacked deal plays on the table engine")
+            raise ValueError("a stacked deal plays on the Table (engine='table')")
         self.batch.bankers[0] = banker
         self.batch.reset(np_random, carry=carry)
 

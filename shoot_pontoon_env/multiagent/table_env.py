@@ -32,7 +32,8 @@ class ShootPontoonAECEnv(AECEnv):
     deals differently for a seed but plays the same rules (``tests/multiagent`` holds the two equal
     step by step on the same cards). ``first_banker`` holds the first bank; the others punt. Roles change as the rules say: when a deal
     empties the Shoot the bank passes to the next seat, and where the rules allow it the banker may sell
-    the bank between deals. Turns follow the engine exactly, as in PettingZoo's classic games:
+    the bank between deals. Turns follow the game exactly (the seat the Table, or the batched engine,
+    waits for), as in PettingZoo's classic games:
     ``agent_selection`` is the seat whose decision is pending (stakes and Shoot bets in playing order,
     each hand's play, the banker's draws, the banker's keep-or-sell), so a seat may act several times
     in a row and not at all in some stretches. Everything automatic (dealing, the peek, busts, the
@@ -72,9 +73,10 @@ class ShootPontoonAECEnv(AECEnv):
     an action and the seat to act's is played). This class counts the decisions of its turn-based
     order; ``multiagent.env(max_cycles=...)`` gives every live agent one turn per cycle (PettingZoo's
     ``parallel_to_aec`` of the parallel form), as ``max_cycles_test`` expects. An
-    illegal action does not end the episode: the engine's ``forfeit`` makes the offending seat's hands in
-    play lose as if bust (a banker's hand counts as bust; a bank decision keeps the bank) and the others
-    play on. With ``strict=True`` it raises :class:`IllegalActionError` instead and nothing changes.
+    illegal action does not end the episode: ``Table.forfeit`` (or the batched engine's copy of it)
+    makes the offending seat's hands in play lose as if bust (a banker's hand counts as bust; a bank
+    decision keeps the bank) and the others play on. With ``strict=True`` it raises
+    :class:`IllegalActionError` instead and nothing changes.
 
     ## Arguments
     - ``rules``: a preset name (``"shoot"``, ``"casino"``, ``"playtech"``) or a :class:`Rules`.
@@ -137,7 +139,8 @@ class ShootPontoonAECEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._episodes: dict[str, WholeTableEpisode | None] = {}
         self.episode: WholeTableEpisode | None = None
-        """The episode under way, on its engine (``episodes.py``); None before the first reset."""
+        """The episode under way, on whichever engine plays it (``episodes.py``); None before the first
+        reset."""
         self._np_random: np.random.Generator | None = None
         self._decisions = 0
         if self.engine == "batched":
@@ -157,7 +160,7 @@ class ShootPontoonAECEnv(AECEnv):
         stacked = stacked_option(self._known_options(options))
         banker = first_banker_of(self.settings, self._np_random)
         episode = self._episode_on("table" if stacked is not None else self.engine)
-        carry = seed is None and episode is self.episode  # a persistent shoe carries over on one engine
+        carry = seed is None and episode is self.episode  # a persistent shoe carries over on the same engine
         try:
             episode.reset(self._np_random, banker, carry=carry, stacked=stacked)
         except ValueError as error:  # a stacked shoe the packs cannot hold
@@ -237,7 +240,7 @@ class ShootPontoonAECEnv(AECEnv):
     def close(self) -> None:
         pass
 
-    # ------------------------------------------------------------------ the engines
+    # ------------------------------------------------------------------ both engines
     def _episode_on(self, engine: str) -> WholeTableEpisode:
         """This env's episode object on ``engine`` (``"auto"``: the batched engine where it plays the
         table, else the Table), built once and kept, so that a persistent shoe carries over."""
@@ -287,7 +290,7 @@ class ShootPontoonAECEnv(AECEnv):
 
     @property
     def table(self):
-        """The episode's :class:`Table` on the table engine (the reference, with its event log)."""
+        """The episode's :class:`Table` where the Table plays (the reference, with its event log)."""
         if self.episode is None or self.episode.engine != "table":
             raise RuntimeError("this episode runs on the batched engine, which keeps no Table: make the env with "
                                "engine='table' to read env.table (env.seat_view works with either engine)")

@@ -1,9 +1,9 @@
 """The Discrete action spaces: a fixed meaning per index, the legal-action mask, and the translation
-between an index and an engine :class:`Action` for a given :class:`SeatView`.
+between an index and an :class:`Action` (what ``Table.apply`` takes) for a given :class:`SeatView`.
 
 Amounts come in configured *levels* so that one index always means the same thing: a stake level
 is a chip amount, a Shoot bet level a chip amount, a buy level a multiple of the hand's original
-stake (rounded half up to whole chips). A level is legal exactly when the engine's ``legal_moves``
+stake (rounded half up to whole chips). A level is legal exactly when the Table's ``legal_moves``
 allow its amount now; the mask is therefore derived, never decided here.
 """
 
@@ -80,7 +80,7 @@ class ActionTable:
         raise KeyError(f"no action index for {kind.name} {amount}")
 
     def to_action(self, index: int, view: SeatView) -> Action | None:
-        """The engine action index ``index`` stands for in ``view`` (None: no meaning now, e.g. a buy
+        """The :class:`Action` index ``index`` stands for in ``view`` (None: no meaning now, e.g. a buy
         level when no hand is being played). Legality is not checked here; see :meth:`mask`."""
         entry = self.entries[index]
         if entry.kind == ActionKind.BUY:
@@ -109,7 +109,7 @@ class ActionTable:
         return np.array(legal, dtype=bool)
 
     def to_index(self, action: Action, view: SeatView) -> int:
-        """The legal index nearest to an engine action: the same kind with the nearest amount (ties:
+        """The legal index nearest to an :class:`Action`: the same kind with the nearest amount (ties:
         the lower index). A buy whose amount no legal level matches becomes a twist (always legal
         beside a buy). Used to let rule-based strategies act through the env."""
         mask = self.mask(view)

@@ -5,10 +5,10 @@ Only the view is read, so an observation holds exactly what the seat may see. In
 of rewards), card counts are divided by 5, totals by 21:
 
 =========== ====================================================================================
-PHASE       one-hot engine phase (STAKES, SHOOT_BETS, PLAY, BANKER, BANK_DECISION, DEAL_OVER)
+PHASE       one-hot phase of the deal (STAKES, SHOOT_BETS, PLAY, BANKER, BANK_DECISION, DEAL_OVER)
 BET_POINT   one-hot open Shoot betting point (before_deal, before_second_card, before_fourth_card)
 LEGAL_KINDS one flag per ActionKind (STAKE .. SELL_BANK) that is legal now
-MOVES       the engine's legal moves in order, 6 slots of (present, kind / 8, low, high)
+MOVES       the Table's legal moves in order, 6 slots of (present, kind / 8, low, high)
 SEATS       is banker, own seat / 9, banker's seat / 9, players / 10, own place after the banker / 9
 CHIPS       Shoot, reserve, Shoot capacity (largest bet allowed now), own balance - starting chips
 BANKER      the banker's first visible card (one-hot rank), visible rank counts (13), visible

@@ -1,4 +1,4 @@
-"""``Episode``: one seat's episode on one engine, behind the interface the front doors and the
+"""``Episode``: one seat's episode on either engine, behind the interface the front doors and the
 differential test use; ``TableFacts``: what either engine says about the table beyond the seat's view."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ class Episode(ABC):
     """``"table"`` or ``"batched"``: which engine plays it."""
 
     mask: np.ndarray
-    """The legal action indices now, as booleans (the engine's own array: copy it to keep it)."""
+    """The legal action indices now, as booleans (the episode's own array: copy it to keep it)."""
 
     def __init__(self, config: SeatConfig) -> None:
         self.config = config
@@ -52,7 +52,7 @@ class Episode(ABC):
               stacked: list[int] | None = None) -> np.ndarray:
         """A new episode, its first observation returned; ``carry``: a persistent shoe carries over
         from this episode object's last one (a reset without a seed); ``stacked``: the first deal's
-        cards (the table engine only)."""
+        cards (the Table only)."""
 
     @abstractmethod
     def step(self, index: int, np_random: np.random.Generator) -> tuple[np.ndarray, float, bool]:
@@ -73,5 +73,5 @@ class Episode(ABC):
         """The table's public state now."""
 
     def events(self) -> list[Event] | None:
-        """The deal's event log (the table engine keeps one; None where the engine keeps none)."""
+        """The deal's event log (the Table keeps one; the batched engine keeps none: None)."""
         return None

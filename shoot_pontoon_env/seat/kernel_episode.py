@@ -30,7 +30,7 @@ class KernelEpisode(Episode):
     def reset(self, np_random: np.random.Generator, *, carry: bool,
               stacked: list[int] | None = None) -> np.ndarray:
         if stacked is not None:
-            raise ValueError("a stacked deal plays on the table engine")
+            raise ValueError("a stacked deal plays on the Table (engine='table')")
         self.batch.reset(np_random, carry=carry)
         self._read()
         return self.batch.obs[0].copy()

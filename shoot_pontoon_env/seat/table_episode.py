@@ -1,4 +1,4 @@
-"""``TableEpisode``: one seat's episode on the reference engine, the :class:`Table`, with its event log.
+"""``TableEpisode``: one seat's episode on the Table, the reference engine, with its event log.
 
 Everything the agent does not decide is played by the config's table players, in Python; the
 batched engine's kernel (``vector/kernel.py``) mirrors this file step by step.
@@ -173,7 +173,7 @@ class TableEpisode(Episode):
         self.table.apply(self.config.action_table.to_action(index, self._view))
 
     def _forfeit(self) -> None:
-        """An illegal action: the agent's hand in play counts as bust (the engine's forfeit, which
+        """An illegal action: the agent's hand in play counts as bust (``Table.forfeit``, which
         conserves chips); the deal is then played to its settlement."""
         table = self.table
         if self._acknowledge:

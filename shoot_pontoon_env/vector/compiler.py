@@ -57,7 +57,7 @@ def disabled_reason() -> str | None:
     plain Python on numpy scalars, whose fixed-width arithmetic it was not written for."""
     if numba.config.DISABLE_JIT:
         return ("NUMBA_DISABLE_JIT=1 is set: the batched engine needs numba's compiler; unset it, or use the "
-                "table engine (gym.make(..., engine='table'))")
+                "Table (gym.make(..., engine='table'))")
     return None
 
 

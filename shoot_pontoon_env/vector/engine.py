@@ -3,7 +3,7 @@
 A batch is built from a :class:`~shoot_pontoon_env.seat.config.SeatConfig`, whose env has already
 checked every argument and built the action table and observation layout; the batch reads them from
 it, so the two speeds share one configuration. Each table is one seat's episode, exactly as the
-table engine plays it (``tests/vector`` checks it step by step).
+Table plays it (``tests/vector`` checks it step by step).
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ def kernel_network(argument: str, player: Strategy, config: SeatConfig) -> Kerne
         raise UnbatchableStrategy(
             f"{what}: the batched engine plays a PolicyPlayer only by its numpy actor (models.ActorPlayer, "
             "or a TrainedPlayer: an ActorArrays actor, flat or compact observation, its choose and act not "
-            "overridden); use the table engine (ShootPontoonAECEnv) for this player")
+            "overridden); use the Table (ShootPontoonAECEnv with engine='table') for this player")
     actor, observation = found
     encoder = player.encoder
     if encoder.rules != config.rules or encoder.num_players != config.num_players:

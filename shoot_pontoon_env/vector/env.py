@@ -46,14 +46,15 @@ VECTOR_RENDER_MODES = ("ansi", "rgb_array")
 
 
 def _check_batch_only(render_mode: Any, engine: Any) -> None:
-    """The batch draws text or pictures and runs no other engine (``engine``: the scalar env's argument,
-    so that the same keyword arguments make both; "auto" and "batched" are what the batch is)."""
+    """The batch draws text or pictures and runs only on the batched engine (``engine``: the scalar
+    env's argument, so that the same keyword arguments make both; "auto" and "batched" are what the
+    batch is)."""
     if render_mode is not None and render_mode not in VECTOR_RENDER_MODES:
         raise ValueError(f"render_mode = {render_mode!r}: expected None or one of {VECTOR_RENDER_MODES} (a frame "
                          "per table; 'human' is the scalar env's)")
     if engine not in ("auto", "batched"):
         raise ValueError(f"engine = {engine!r}: gym.make_vec's env is the batched engine ('auto' or 'batched'); "
-                         "for scalar envs on the table engine use vectorization_mode='sync' with engine='table'")
+                         "for scalar envs on the Table use vectorization_mode='sync' with engine='table'")
 
 
 def _seed_keys(seed: Any, num_envs: int) -> tuple[int | None, np.ndarray | None]:

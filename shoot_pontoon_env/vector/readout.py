@@ -1,4 +1,4 @@
-"""A table of the batched engine read back as the scalar engine's objects: its hands as
+"""A table of the batched engine read back as the Table's objects: its hands as
 :class:`Hand` and the agent seat's :class:`SeatView`, for a scalar env whose episode runs on the
 batched engine (its ``view``, and the evaluation's record of each hand).
 
