@@ -226,6 +226,14 @@ HIDDEN_SCALED = _scaled(MAX_BANKER_CARDS + 1, CARDS_SCALE, 1.0)
 TOTAL_SCALED = _scaled(MAX_TOTAL, TOTAL_SCALE, TOTAL_BOUND)
 DRAWS_SCALED = _scaled(MAX_HAND_CARDS + 1, DRAWS_SCALE, 1.0)
 SEAT_SCALED = _scaled(MAX_PLAYERS + 1, SEAT_SCALE)
+TOTAL_ONE_HOT = np.array([min(int(np.rint(np.float32(x) * F32_TOTAL_SCALE)), COMPACT_TOTALS) for x in TOTAL_SCALED],
+                         dtype=np.int64)
+"""The compact row's TOTAL slot of a hand total: the flat slot's float32 total scaled back and rounded, as
+features.compact_observation reads it."""
+CARDS_HELD = np.array([[int(np.rint(np.float32(CARDS_SCALED[v]) * F32_CARDS + np.float32(CARDS_SCALED[h]) * F32_CARDS))
+                        for h in range(MAX_BANKER_CARDS + 1)] for v in range(MAX_BANKER_CARDS + 1)], dtype=np.int64)
+"""CARDS_HELD[visible, hidden]: the cards a hand holds as features.compact_observation reads them back from
+the flat slot's float32 counts."""
 COUNT_SCALED = np.array([_scaled(4 * MAX_DECKS + 1, 4.0 * max(decks, 1), 1.0)
                          for decks in range(MAX_DECKS + 1)])
 """COUNT_SCALED[decks, n]: the fraction of a rank's cards seen (n of 4 x decks)."""
@@ -1136,11 +1144,9 @@ def advance(t, k8, c, f, tab, rng, out, counts):
     fail(t, 0, E_RUNAWAY)
 
 
-@jit(ROWS, CFG, I, I, I64, I, RNG, I64, I64)
-def apply_action(t, k8, c, f, tab, kind, amount, mv, n, rng, out, counts):
-    """Table.apply, given the legal moves mv[:n]; False (state unchanged) when not legal."""
-    if not allows(mv, n, kind, amount):
-        return False
+@jit(ROWS, CFG, I, I, RNG, I64, I64)
+def apply_legal(t, k8, c, f, tab, kind, amount, rng, out, counts):
+    """Table.apply of a move known to be legal (its checks done by the caller)."""
     phase = t[T_PHASE]
     if phase == PH_STAKES:
         apply_stake(t, c, amount)
@@ -1160,6 +1166,14 @@ def apply_action(t, k8, c, f, tab, kind, amount, mv, n, rng, out, counts):
             sell_bank(t, c)
         t[T_STAGE] = ST_OVER
     advance(t, k8, c, f, tab, rng, out, counts)
+
+
+@jit(ROWS, CFG, I, I, I64, I, RNG, I64, I64)
+def apply_action(t, k8, c, f, tab, kind, amount, mv, n, rng, out, counts):
+    """Table.apply, given the legal moves mv[:n]; False (state unchanged) when not legal."""
+    if not allows(mv, n, kind, amount):
+        return False
+    apply_legal(t, k8, c, f, tab, kind, amount, rng, out, counts)
     return True
 
 
@@ -1551,15 +1565,17 @@ def encode_decision(t, c, mv, n, row, phase_at, point_at, kinds_at):
         row[kinds_at + mv[MOVE * m]] = 1.0
 
 
-@jit(ROWS, I64, F64, F32ROW, I, I64)
-def encode_banker(t, k8, c, f, row, at, counts):
+@jit(ROWS, I64, F64, F32ROW, I, I64, F)
+def encode_banker(t, k8, c, f, row, at, counts, high):
     """The BANKER block of ObservationEncoder.encode (the banker's cards the agent seat sees) at
-    ``row[at:]``; adds their ranks to ``counts``."""
+    ``row[at:]``, every value at most ``high`` (the compact row's 1.0; inf for the flat row); adds their
+    ranks to ``counts``. Only the ranks seen are clamped, not all thirteen."""
     own_bank = c[C_SEAT] == t[T_BANKER]
     visible = 0
     hard = 0
     ace = False
     first = -1
+    ranks = at + O_BANKER_RANKS - O_BANKER
     for p in range(t[T_BANKER_CARDS]):
         if own_bank or k8[K_O_BU + p] != 0:
             card = k8[K_O_BC + p]
@@ -1569,21 +1585,23 @@ def encode_banker(t, k8, c, f, row, at, counts):
             value = card_value(card)
             hard += value
             ace = ace or value == 1
-            rank = card // 4
-            row[at + O_BANKER_RANKS - O_BANKER + rank] = row[at + O_BANKER_RANKS - O_BANKER + rank] + FIFTH
+            rank = card >> 2
+            row[ranks + rank] = row[ranks + rank] + FIFTH
             counts[rank] += 1
-    bound = f[F_BANKER_CARDS_BOUND]
-    for r in range(13):
-        if row[at + O_BANKER_RANKS - O_BANKER + r] > bound:
-            row[at + O_BANKER_RANKS - O_BANKER + r] = bound
+    bound = min(f[F_BANKER_CARDS_BOUND], high)
+    for p in range(t[T_BANKER_CARDS]):
+        if own_bank or k8[K_O_BU + p] != 0:
+            o = ranks + (k8[K_O_BC + p] >> 2)
+            if row[o] > bound:
+                row[o] = bound
     if first >= 0:
-        row[at + O_BANKER_FIRST - O_BANKER + first // 4] = 1.0
+        row[at + O_BANKER_FIRST - O_BANKER + (first >> 2)] = 1.0
     soft = ace and hard + 10 <= 21
     total = hard + 10 if soft else hard
     hidden = t[T_BANKER_CARDS] - visible
     row[at + O_BANKER_VISIBLE - O_BANKER] = min(CARDS_SCALED[visible], bound)
     row[at + O_BANKER_HIDDEN - O_BANKER] = HIDDEN_SCALED[hidden]
-    row[at + O_BANKER_TOTAL - O_BANKER] = TOTAL_SCALED[total]
+    row[at + O_BANKER_TOTAL - O_BANKER] = min(TOTAL_SCALED[total], high)
     row[at + O_BANKER_SOFT - O_BANKER] = 1.0 if soft else 0.0
     row[at + O_BANKER_BUST - O_BANKER] = 1.0 if total > 21 else 0.0
     if hidden == 0 and visible == 2 and is_pontoon_pair(k8, K_O_BC, 2):
@@ -1633,7 +1651,7 @@ def encode(t, k8, c, f, mv, n, current, counts, row):
     row[O_CHIP_BALANCE] = clip((t[BALANCES + seat] - c[C_STARTING_CHIPS]) / unit, -CHIP_BOUND, CHIP_BOUND)
     for r in range(13):
         counts[r] = k8[K_O_SEEN + r]
-    encode_banker(t, k8, c, f, row, O_BANKER, counts)
+    encode_banker(t, k8, c, f, row, O_BANKER, counts, np.inf)
     # the hands
     for k in range(hands):
         start = O_HANDS + HAND_SIZE * k
@@ -1655,61 +1673,77 @@ def chip_feature(chips):
     return np.log1p(np.float64(flat)) / CHIP_LOG_SCALE
 
 
-@jit(F32ROW, F32ROW)
-def compact_hand(hand, row):
-    """The TOTAL and HAND parts of features.compact_observation from the pending hand's flat slot, with
-    the same float32 arithmetic."""
-    present = hand[OH_PRESENT]
-    total = int(np.rint(hand[OH_TOTAL] * F32_TOTAL_SCALE))
-    row[CF_TOTAL + min(total, COMPACT_TOTALS)] = present
-    cards = np.rint(hand[OH_VISIBLE] * F32_CARDS + hand[OH_HIDDEN] * F32_CARDS)
-    held = min(max(int(cards), 1), enc.MAX_CARDS) - 1
-    row[CF_HAND + CH_CARDS + held] = present if cards >= 1 else np.float32(0.0)
-    most = np.float32(0.0)
-    for r in range(13):
-        most = max(most, np.rint(hand[OH_RANKS + r] * F32_CARDS))
-    original = hand[OH_ORIGINAL]
-    ratio = hand[OH_STAKE] / (np.float32(4.0) * original) if original > 0 else np.float32(0.0)
-    row[CF_HAND + CH_PRESENT] = present
-    row[CF_HAND + CH_SOFT] = hand[OH_SOFT]
-    row[CF_HAND + CH_PAIR] = 1.0 if cards == 2 and most == 2 else 0.0
+@jit(ROWS, I64, I, F32ROW, I, I64)
+def compact_hand(t, k8, c, k, row, seat, counts):
+    """The TOTAL and HAND parts of features.compact_observation for the pending hand k, from its cards
+    and fields (the float32 values and arithmetic of the flat slot they are defined from, without
+    writing it); adds the ranks the seat sees to ``counts`` as ``count_seen`` does."""
+    base = hand_at(c, k, 0)
+    own = t[base + H_SEAT] == seat
+    n = t[base + H_CARDS]
+    counted = t[base + H_RESHUFFLED] == 0
+    visible = 0
+    hard = 0
+    ace = False
+    pair_rank = -1
+    pairs = 0
+    for p in range(n):
+        if own or k8[HAND_UP + card_at(c, k, p)] != 0:
+            card = k8[card_at(c, k, p)]
+            value = card_value(card)
+            visible += 1
+            hard += value
+            ace = ace or value == 1
+            rank = card >> 2
+            if counted:
+                counts[rank] += 1
+            if rank == pair_rank:
+                pairs += 1
+            pair_rank = rank
+    soft = ace and hard + 10 <= 21
+    total = hard + 10 if soft else hard
+    held = CARDS_HELD[visible, n - visible]
+    unit = float(c[C_BASE_STAKE])
+    stake = np.float32(clip(t[base + H_STAKE] / unit, 0.0, CHIP_BOUND))
+    original = np.float32(clip(t[base + H_ORIGINAL] / unit, 0.0, CHIP_BOUND))
+    ratio = stake / (np.float32(4.0) * original) if original > 0 else np.float32(0.0)
+    row[CF_TOTAL + TOTAL_ONE_HOT[total]] = 1.0
+    if held >= 1:
+        row[CF_HAND + CH_CARDS + min(held, enc.MAX_CARDS) - 1] = 1.0
+    row[CF_HAND + CH_PRESENT] = 1.0
+    row[CF_HAND + CH_SOFT] = 1.0 if soft else 0.0
+    row[CF_HAND + CH_PAIR] = 1.0 if held == 2 and pairs == 1 else 0.0
     row[CF_HAND + CH_STAKE_RATIO] = min(ratio, np.float32(1.0))
-    row[CF_HAND + CH_BUYS] = hand[OH_BUYS]
-    row[CF_HAND + CH_TWISTS] = hand[OH_TWISTS]
-    row[CF_HAND + CH_DOUBLED] = hand[OH_DOUBLED]
-    row[CF_HAND + CH_FROM_SPLIT] = hand[OH_FROM_SPLIT]
-    row[CF_HAND + CH_SHOOT_BET] = 1.0 if hand[OH_SHOOT_BET] > 0 else 0.0
+    row[CF_HAND + CH_BUYS] = DRAWS_SCALED[t[base + H_BUYS]]
+    row[CF_HAND + CH_TWISTS] = DRAWS_SCALED[t[base + H_TWISTS]]
+    row[CF_HAND + CH_DOUBLED] = 1.0 if t[base + H_DOUBLED] != 0 else 0.0
+    row[CF_HAND + CH_FROM_SPLIT] = 1.0 if t[base + H_FROM_SPLIT] != 0 else 0.0
+    row[CF_HAND + CH_SHOOT_BET] = 1.0 if t[base + H_SHOOT_BET] > 0 else 0.0
 
 
-@jit(ROWS, I64, F64, I64, I, I, I64, F32ROW, F32ROW)
-def encode_compact(t, k8, c, f, mv, n, current, counts, row, hand):
+@jit(ROWS, I64, F64, I64, I, I, I64, F32ROW)
+def encode_compact(t, k8, c, f, mv, n, current, counts, row):
     """features.compact_observation of the agent seat's observation, written without the flat row:
-    the blocks it copies, the pending hand (encoded alone into ``hand``, one slot of scratch; the other
-    hands only counted), the banker's and the count's blocks, the chips and the episode."""
+    the blocks it copies, the pending hand (``compact_hand``; the other hands only counted), the
+    banker's and the count's blocks (clipped to 1 as written), the chips and the episode."""
     for o in range(row.shape[0]):
         row[o] = 0.0
     seat = c[C_SEAT]
-    banker = t[T_BANKER]
     encode_decision(t, c, mv, n, row, CF_PHASE, CF_BET_POINT, CF_LEGAL_KINDS)
     for r in range(13):
         counts[r] = k8[K_O_SEEN + r]
-    encode_banker(t, k8, c, f, row, CF_BANKER, counts)
-    for o in range(CF_BANKER, CF_BANKER + BANKER_SIZE):
-        if row[o] > 1.0:
-            row[o] = 1.0
+    encode_banker(t, k8, c, f, row, CF_BANKER, counts, 1.0)
     for k in range(t[T_HANDS]):
         if k == current:
-            for o in range(HAND_SIZE):
-                hand[o] = 0.0
-            encode_hand(t, k8, c, k, hand, 0, seat, banker, True, counts)
-            compact_hand(hand, row)
+            compact_hand(t, k8, c, k, row, seat, counts)
         else:
             count_seen(t, k8, c, k, seat, counts)
     encode_count(t, c, counts, row, CF_COUNT)
     unit = float(c[C_BASE_STAKE])
-    row[CF_CHIPS] = chip_feature(t[T_SHOOT] / unit)
-    row[CF_CHIPS + 1] = chip_feature(t[T_RESERVE] / unit)
-    row[CF_CHIPS + 2] = chip_feature(shoot_capacity(t, c) / unit)
+    if t[T_SHOOT] != 0 or t[T_RESERVE] != 0:  # without chips in the Shoot every chip feature is 0
+        row[CF_CHIPS] = chip_feature(t[T_SHOOT] / unit)
+        row[CF_CHIPS + 1] = chip_feature(t[T_RESERVE] / unit)
+        row[CF_CHIPS + 2] = chip_feature(shoot_capacity(t, c) / unit)
     row[CF_EPISODE] = (c[C_DEALS_PER_EPISODE] - t[T_DEALS]) / c[C_DEALS_PER_EPISODE]
 
 
@@ -1717,7 +1751,7 @@ def encode_compact(t, k8, c, f, mv, n, current, counts, row, hand):
 def encode_view(t, k8, c, f, mv, n, current, counts, row, hand):
     """The observation of c[C_SEAT]'s view in the batch's layout: the flat row or the compact one."""
     if c[C_COMPACT] != 0:
-        encode_compact(t, k8, c, f, mv, n, current, counts, row, hand)
+        encode_compact(t, k8, c, f, mv, n, current, counts, row)
     else:
         encode(t, k8, c, f, mv, n, current, counts, row)
 
@@ -1802,11 +1836,9 @@ def take_action(t, k8, c, f, tab, a, mv, rng, out, counts, mask):
     t[T_DECIDED] = 1
     if t[T_ACK] != 0:
         t[T_ACK] = 0
-    else:
-        n = legal_moves(t, k8, c, mv)
+    else:  # the mask was written from this very state's legal moves: ``a`` is legal, not asked again
         amount = action_amount(t, c, f, a, current_hand(t, c))
-        if not apply_action(t, k8, c, f, tab, c[c[C_O_ACT_KIND] + a], amount, mv, n, rng, out, counts):
-            fail(t, 0, E_OPPONENT_ILLEGAL)
+        apply_legal(t, k8, c, f, tab, c[c[C_O_ACT_KIND] + a], amount, rng, out, counts)
     return False
 
 
@@ -2230,7 +2262,7 @@ def network_act(t, k8, c, f, net_i, net_f, network, mv, n, counts, row, x, hand)
     base = net_i[1 + network]
     current = current_hand(t, c)
     if net_i[base + N_COMPACT] != 0:
-        encode_compact(t, k8, c, f, mv, n, current, counts, row, hand)
+        encode_compact(t, k8, c, f, mv, n, current, counts, row)
         row[CF_EPISODE] = 0.0
     else:
         encode(t, k8, c, f, mv, n, current, counts, row)
