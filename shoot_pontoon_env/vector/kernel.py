@@ -234,9 +234,10 @@ CARDS_HELD = np.array([[int(np.rint(np.float32(CARDS_SCALED[v]) * F32_CARDS + np
                         for h in range(MAX_BANKER_CARDS + 1)] for v in range(MAX_BANKER_CARDS + 1)], dtype=np.int64)
 """CARDS_HELD[visible, hidden]: the cards a hand holds as features.compact_observation reads them back from
 the flat slot's float32 counts."""
-COUNT_SCALED = np.array([_scaled(4 * MAX_DECKS + 1, 4.0 * max(decks, 1), 1.0)
-                         for decks in range(MAX_DECKS + 1)])
-"""COUNT_SCALED[decks, n]: the fraction of a rank's cards seen (n of 4 x decks)."""
+COUNT_FRACTIONS = np.array([_scaled(4 * MAX_DECKS + 1, 4.0 * max(decks, 1), 1.0)
+                            for decks in range(MAX_DECKS + 1)]).astype(np.float32)
+"""COUNT_FRACTIONS[decks, n]: the fraction of a rank's cards seen (n of 4 x decks), as the observation
+stores it (float32)."""
 PACK_ORDER = np.array([card for _ in range(MAX_DECKS) for card in range(52)], dtype=np.int8)
 """The largest shoe in pack order (each pack's 52 cards in turn); a fresh shoe is its first cards."""
 SHOWDOWN_STRIDES = tuple(int(s) for s in np.cumprod((1, 2, MAX_TOTAL, 5, 2, 2, MAX_TOTAL))[::-1])
@@ -1441,30 +1442,38 @@ def current_hand(t, c):
 
 
 @jit(I32ROW, I64, F64, I, I)
+def buy_amount(t, c, f, a, current):
+    """The chips of buy index a on the pending hand ``current``: its multiple of the hand's original
+    stake rounded half up (action_table.buy_amount)."""
+    multiple = f[np.int64(f[F_O_ACT_MULTIPLE]) + a]
+    return np.int64(np.floor(multiple * t[hand_at(c, current, H_ORIGINAL)] + 0.5))
+
+
+@jit(I32ROW, I64, F64, I, I)
 def action_amount(t, c, f, a, current):
-    """ActionTable.to_action's amount of index a (-1: no meaning now); a buy level is its multiple
-    of the original stake rounded half up (action_table.buy_amount)."""
+    """ActionTable.to_action's amount of index a (-1: no meaning now)."""
     if c[c[C_O_ACT_KIND] + a] == K_BUY:
-        if current < 0:
-            return np.int64(-1)
-        multiple = f[np.int64(f[F_O_ACT_MULTIPLE]) + a]
-        return np.int64(np.floor(multiple * t[hand_at(c, current, H_ORIGINAL)] + 0.5))
+        return buy_amount(t, c, f, a, current) if current >= 0 else np.int64(-1)
     return c[c[C_O_ACT_AMOUNT] + a]
 
 
 @jit(I32ROW, I64, F64, I64, I, I, BOOLS)
 def write_mask(t, c, f, mv, n, current, mask):
-    """ActionTable.mask: an index is legal when a legal move of its kind allows its amount."""
+    """ActionTable.mask: an index is legal when a legal move of its kind allows its amount (a buy's
+    amount follows the pending hand's stake; every other kind's is the action table's own)."""
     for a in range(c[C_ACTIONS]):
         mask[a] = False
     starts = c[C_O_BY_KIND]
     indices = starts + NUM_KINDS + 1
+    amounts = c[C_O_ACT_AMOUNT]
     for m in range(n):
         kind = mv[MOVE * m]
+        low = mv[MOVE * m + 1]
+        high = mv[MOVE * m + 2]
         for j in range(c[starts + kind], c[starts + kind + 1]):
             a = c[indices + j]
-            amount = action_amount(t, c, f, a, current)
-            if amount >= 0 and mv[MOVE * m + 1] <= amount <= mv[MOVE * m + 2]:
+            amount = buy_amount(t, c, f, a, current) if kind == K_BUY else c[amounts + a]
+            if low <= amount <= high:
                 mask[a] = True
 
 
@@ -1615,7 +1624,7 @@ def encode_count(t, c, counts, row, at):
     """The COUNT block of ObservationEncoder.encode at ``row[at:]``: per rank the fraction seen, then
     the fraction of the shoe seen."""
     seen = 0
-    scaled = COUNT_SCALED[c[C_DECKS]]
+    scaled = COUNT_FRACTIONS[c[C_DECKS]]
     for r in range(13):
         seen += counts[r]
         row[at + r] = scaled[min(counts[r], 4 * MAX_DECKS)]
@@ -1807,9 +1816,22 @@ def start_episode(t, k8, c, f, carry, key, banker):
         clear_seen(k8)
     for seat in range(c[C_PLAYERS]):
         t[BALANCES + seat] = c[C_STARTING_CHIPS]
-    for field in (T_SHOOT, T_RESERVE, T_BANKER, T_DEAL_NUMBER, T_TURNOVERS, T_HANDS, T_BANKER_CARDS,
-                  T_REVEALED, T_FORFEITED, T_CURSOR, T_BOX, T_DEALS, T_TERMINAL, T_ACK, T_DECIDED, T_ILLEGAL):
-        t[field] = 0
+    # one store each (a loop over a tuple of fields compiles to a jump table)
+    t[T_SHOOT] = 0
+    t[T_RESERVE] = 0
+    t[T_DEAL_NUMBER] = 0
+    t[T_TURNOVERS] = 0
+    t[T_HANDS] = 0
+    t[T_BANKER_CARDS] = 0
+    t[T_REVEALED] = 0
+    t[T_FORFEITED] = 0
+    t[T_CURSOR] = 0
+    t[T_BOX] = 0
+    t[T_DEALS] = 0
+    t[T_TERMINAL] = 0
+    t[T_ACK] = 0
+    t[T_DECIDED] = 0
+    t[T_ILLEGAL] = 0
     t[T_BANKER] = banker
     t[T_STAGE] = ST_OVER
     t[T_PHASE] = PH_DEAL_OVER
