@@ -18,7 +18,7 @@ from gymnasium.utils import seeding
 from ..actions import ActionKind
 from ..seat.config import SeatConfig
 from ..strategies import Strategy
-from ..seat.encoding import BANKER_RANKS, HAND_SIZE, hand_slots
+from ..seat.encoding import BANKER_RANKS, hand_slots
 from ..seat.features import COMPACT_SIZE
 from ..solver.player import OptimalPunter
 from . import kernel
@@ -372,13 +372,16 @@ class TableBatch:
         self.slots = slots
         self.rewards = np.zeros(n, dtype=np.float32)
         self.terminated = np.zeros(n, dtype=np.bool_)
+        self.step_illegal = np.zeros(n, dtype=np.bool_)
+        """Every table's illegal-action flag after the last reset or step (the ``illegal`` column, kept
+        contiguous by the kernel for the env's info)."""
+        self.step_deals = np.zeros(n, dtype=np.int64)
+        """Every table's deal number after the last reset or step (the ``deals`` column, contiguous)."""
         self._all = np.ones(n, dtype=np.bool_)
         self._no_keys = np.full(n, -1, dtype=np.int64)
         self._no_actions = np.zeros(n, dtype=np.int64)
         self.scratch = np.zeros(kernel.scratch_size(slots), dtype=np.int64)
         """The kernel's working memory of one call (legal moves, rank counts, showdown outcomes)."""
-        self.hand_scratch = np.zeros(HAND_SIZE, dtype=np.float32)
-        """One hand's flat slot, where the compact encoder encodes the pending hand."""
         self.rng_handle = GeneratorHandle()
         """The kernel's view of the Generator it is called with (``bitgen.py``)."""
 
@@ -390,26 +393,29 @@ class TableBatch:
         which = self._all if which is None else np.ascontiguousarray(which, dtype=np.bool_)
         keys = self._no_keys if keys is None else np.ascontiguousarray(keys, dtype=np.int64)
         c = self.config
-        kernel.play_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask, self._no_actions, which,
-                           bool(carry), False, keys, self.rewards, self.terminated, self.rng_handle(rng),
-                           self.scratch, self.hand_scratch)
-        self._check()
+        self._check(kernel.play_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask, self._no_actions,
+                                       which, bool(carry), False, keys, self.rewards, self.terminated,
+                                       self.step_illegal, self.step_deals, self.rng_handle(rng), self.scratch))
 
     def step(self, actions: np.ndarray, autoreset: np.ndarray, rng: np.random.Generator) -> None:
         """One step of every table (``autoreset`` rows start a new episode instead); the results are
         in ``rewards``, ``terminated``, ``obs`` and ``mask``."""
         c = self.config
-        kernel.play_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask,
-                           np.ascontiguousarray(actions, dtype=np.int64),
-                           np.ascontiguousarray(autoreset, dtype=np.bool_), True, True, self._no_keys, self.rewards,
-                           self.terminated, self.rng_handle(rng), self.scratch, self.hand_scratch)
-        self._check()
+        self._check(kernel.play_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask,
+                                       np.ascontiguousarray(actions, dtype=np.int64),
+                                       np.ascontiguousarray(autoreset, dtype=np.bool_), True, True, self._no_keys,
+                                       self.rewards, self.terminated, self.step_illegal, self.step_deals,
+                                       self.rng_handle(rng), self.scratch))
 
-    def _check(self) -> None:
-        errors = self.t[:, T_ERROR]
-        if errors.any():
-            table = int(np.flatnonzero(errors)[0])
-            raise RuntimeError(f"batched engine, table {table}: {ERRORS.get(int(errors[table]), 'error')}")
+    def _check(self, table: int | None = None) -> None:
+        """Raises for the first table in error: ``table`` as the kernel reported it (-1: none), or None
+        to read every table's error field."""
+        if table is None:
+            errors = np.flatnonzero(self.t[:, T_ERROR])
+            table = int(errors[0]) if len(errors) else -1
+        if table >= 0:
+            code = int(self.t[table, T_ERROR])
+            raise RuntimeError(f"batched engine, table {table}: {ERRORS.get(code, 'error')}")
 
     # ------------------------------------------------------------------ fed shoes (tests)
     def feed(self, table: int, orders: Sequence[np.ndarray]) -> None:

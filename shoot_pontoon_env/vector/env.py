@@ -215,8 +215,8 @@ class PontoonVectorEnv(VectorEnv):
     def _info(self, mask: np.ndarray, flags: np.ndarray | None = None) -> dict[str, Any]:
         flags = self._flags if flags is None else flags
         return {"action_mask": mask.copy(), "_action_mask": flags.copy(),
-                "illegal_action": self.batch.illegal.copy(), "_illegal_action": flags.copy(),
-                "deal": self.batch.deals.astype(np.int64), "_deal": flags.copy()}
+                "illegal_action": self.batch.step_illegal.copy(), "_illegal_action": flags.copy(),
+                "deal": self.batch.step_deals.copy(), "_deal": flags.copy()}
 
     def _actions(self, actions: Any) -> np.ndarray:
         array = np.asarray(actions)

@@ -78,7 +78,7 @@ def evaluate_hands(config: SeatConfig, hands: int, seed: int, *,
         active = kernel.play_hands(batch.t, batch.k8, c.c, c.f, c.tab, batch.policy, batch.obs, batch.mask, actions,
                                    external, seed, hands, budget, running, results.returns, results.per_stake,
                                    results.shoot_part, results.outcome, results.shoot_after, results.totals, results.decisions,
-                                   batch.rng_handle(rng), batch.scratch, batch.hand_scratch)
+                                   batch.rng_handle(rng), batch.scratch)
         batch._check()
         return int(active)
 

@@ -1756,8 +1756,8 @@ def encode_compact(t, k8, c, f, mv, n, current, counts, row):
     row[CF_EPISODE] = (c[C_DEALS_PER_EPISODE] - t[T_DEALS]) / c[C_DEALS_PER_EPISODE]
 
 
-@jit(ROWS, I64, F64, I64, I, I, I64, F32ROW, F32ROW)
-def encode_view(t, k8, c, f, mv, n, current, counts, row, hand):
+@jit(ROWS, I64, F64, I64, I, I, I64, F32ROW)
+def encode_view(t, k8, c, f, mv, n, current, counts, row):
     """The observation of c[C_SEAT]'s view in the batch's layout: the flat row or the compact one."""
     if c[C_COMPACT] != 0:
         encode_compact(t, k8, c, f, mv, n, current, counts, row)
@@ -1765,8 +1765,8 @@ def encode_view(t, k8, c, f, mv, n, current, counts, row, hand):
         encode(t, k8, c, f, mv, n, current, counts, row)
 
 
-@jit(ROWS, I64, F64, I64, I64, F32ROW, BOOLS, F32ROW)
-def refresh(t, k8, c, f, mv, counts, row, mask, hand):
+@jit(ROWS, I64, F64, I64, I64, F32ROW, BOOLS)
+def refresh(t, k8, c, f, mv, counts, row, mask):
     """PontoonSeatEnv._refresh: the agent's mask and observation; once the episode is over the
     mask allows every index (the reset that follows ignores the action)."""
     n = agent_moves(t, k8, c, mv)
@@ -1777,7 +1777,7 @@ def refresh(t, k8, c, f, mv, counts, row, mask, hand):
     else:
         write_mask(t, c, f, mv, n, current, mask)
     if c[C_BLIND] == 0:
-        encode_view(t, k8, c, f, mv, n, current, counts, row, hand)
+        encode_view(t, k8, c, f, mv, n, current, counts, row)
 
 
 V_CURRENT, V_CAPACITY, V_POINT, V_TO_ACT, V_MOVES = range(5)
@@ -1864,8 +1864,8 @@ def take_action(t, k8, c, f, tab, a, mv, rng, out, counts, mask):
     return False
 
 
-@jit(ROWS, CFG, B, B, I, I, I64, RNG, I64, I64, F32ROW, BOOLS, F32ROW, ir=True)
-def env_turn(t, k8, c, f, tab, reset, carry, key, a, mv, rng, out, counts, row, mask, hand):
+@jit(ROWS, CFG, B, B, I, I, I64, RNG, I64, I64, F32ROW, BOOLS, ir=True)
+def env_turn(t, k8, c, f, tab, reset, carry, key, a, mv, rng, out, counts, row, mask):
     """One table's reset (``reset``: PontoonSeatEnv.reset with ``carry`` and the shuffle ``key``;
     returns 0) or step (the action ``a``: PontoonSeatEnv.step, never strict; returns the reward), up
     to the agent's next decision, and its observation and mask written."""
@@ -1880,7 +1880,7 @@ def env_turn(t, k8, c, f, tab, reset, carry, key, a, mv, rng, out, counts, row, 
             fail(t, 0, E_NO_DECISION)
     else:
         t[T_TERMINAL] = 1 if terminated else 0
-    refresh(t, k8, c, f, mv, counts, row, mask, hand)
+    refresh(t, k8, c, f, mv, counts, row, mask)
     if reset:
         return 0.0
     now = wealth(t, c, c[C_SEAT])
@@ -1890,25 +1890,32 @@ def env_turn(t, k8, c, f, tab, reset, carry, key, a, mv, rng, out, counts, row, 
 
 
 # =========================================================================== batches (entry points)
-@jit(I32ROWS, I8ROWS, CFG, F32ROWS, BOOLROWS, I64, BOOLS, B, B, I64, F32, BOOLS, RNG, I64, F32, entry=True)
-def play_tables(t, k8, c, f, tab, obs, mask, actions, resets, carry, step, keys, rewards, terminated, rng, scratch,
-                hand_row):
+@jit(I32ROWS, I8ROWS, CFG, F32ROWS, BOOLROWS, I64, BOOLS, B, B, I64, F32, BOOLS, BOOLS, I64, RNG, I64, entry=True)
+def play_tables(t, k8, c, f, tab, obs, mask, actions, resets, carry, step, keys, rewards, terminated, illegal, deals,
+                rng, scratch):
     """The batch's one entry point for an env: every table i with ``resets[i]`` starts a new episode
     (PontoonSeatEnv.reset; shuffle key ``keys[i]``, drawn when negative; ``carry`` keeps a persistent
     shoe), with reward 0, not terminated; with ``step``, every other table takes the step
-    ``actions[i]`` (PontoonSeatEnv.step). One entry point rather than a reset and a step: each would
-    compile the whole game again."""
+    ``actions[i]`` (PontoonSeatEnv.step). ``illegal[i]`` and ``deals[i]``: every table's illegal-action
+    flag and deal number after the call (the info of a step, without reading the state's columns, a
+    cache line per table each). Returns the first table with an error (-1: none). One entry point
+    rather than a reset and a step: each would compile the whole game again."""
     mv = scratch[:MOVE * 8]
     counts = scratch[MOVE * 8:MOVE * 8 + 52]
     out = scratch[MOVE * 8 + 52:]
+    failed = -1
     for i in range(t.shape[0]):
         reset = resets[i]
-        if not (reset or step):
-            continue
-        key = (keys[i] if keys[i] >= 0 else draw_key(rng)) if reset else 0
-        rewards[i] = env_turn(t[i], k8[i], c, f, tab, reset, carry, key, actions[i], mv, rng, out, counts, obs[i],
-                              mask[i], hand_row)
-        terminated[i] = not reset and t[i, T_TERMINAL] != 0
+        if reset or step:
+            key = (keys[i] if keys[i] >= 0 else draw_key(rng)) if reset else 0
+            rewards[i] = env_turn(t[i], k8[i], c, f, tab, reset, carry, key, actions[i], mv, rng, out, counts, obs[i],
+                                  mask[i])
+            terminated[i] = not reset and t[i, T_TERMINAL] != 0
+        illegal[i] = t[i, T_ILLEGAL] != 0
+        deals[i] = t[i, T_DEALS]
+        if failed < 0 and t[i, T_ERROR] != 0:
+            failed = i
+    return np.int64(failed)
 
 
 # =========================================================================== evaluation (evaluate/)
@@ -2163,9 +2170,9 @@ def record_episode(t, k8, c, hand, episode_return, returns, per_stake, shoot_par
 
 
 @jit(I32ROWS, I8ROWS, CFG, I32, F32ROWS, BOOLROWS, I64, B, I, I, I, F64S, F64S, F64S, F64S, I8S, I64, I64,
-     I64, RNG, I64, F32, entry=True)
+     I64, RNG, I64, entry=True)
 def play_hands(t, k8, c, f, tab, pol, obs, mask, actions, external, seed, hands, budget, running, returns,
-               per_stake, shoot_part, outcome, shoot_after, totals, decisions, rng, scratch, hand_row):
+               per_stake, shoot_part, outcome, shoot_after, totals, decisions, rng, scratch):
     """An evaluation's hands: table i plays hands i, i + N, i + 2N, ... below ``hands``, hand h dealt
     with the key hand_key(seed, h) from a fresh table (as the scalar tournament resets hand h with
     seed + h). ``external``: one step per table with ``actions`` (a table whose episode ends is reset
@@ -2203,8 +2210,7 @@ def play_hands(t, k8, c, f, tab, pol, obs, mask, actions, external, seed, hands,
                     decisions[cell * actions_n + a] += 1
                 key = 0
             # one call site for both, so that the game is compiled into this entry point once
-            reward = env_turn(row, row8, c, f, tab, reset, False, key, a, mv, rng, out, counts, obs[i], mask[i],
-                              hand_row)
+            reward = env_turn(row, row8, c, f, tab, reset, False, key, a, mv, rng, out, counts, obs[i], mask[i])
             if reset:
                 running[i] = 0.0
                 continue
@@ -2273,8 +2279,8 @@ def network_logits(net_i, net_f, base, row, x):
     return src
 
 
-@jit(ROWS, I64, F64, I64, F64, I, I64, I, I64, F32ROW, F64, F32ROW)
-def network_act(t, k8, c, f, net_i, net_f, network, mv, n, counts, row, x, hand):
+@jit(ROWS, I64, F64, I64, F64, I, I64, I, I64, F32ROW, F64)
+def network_act(t, k8, c, f, net_i, net_f, network, mv, n, counts, row, x):
     """PolicyPlayer.act of network ``network`` for the seat c[C_SEAT], over mv[:n]: its own view
     encoded as its encoder does (the flat row, or features.compact_observation of it; the episode's
     deals left 0 and the balance from the network's starting chips, as PolicyPlayer encodes a table
@@ -2327,8 +2333,8 @@ def network_act(t, k8, c, f, net_i, net_f, network, mv, n, counts, row, x, hand)
     return best_kind, best_amount, best_legal
 
 
-@jit(ROWS, CFG, I32, I64, F64, I64, I64, RNG, I64, I64, F32ROW, F64, F32ROW, ir=True)
-def play_seat_player(t, k8, c, f, tab, pol, net_i, net_f, net_of, mv, rng, out, counts, net_row, net_x, hand):
+@jit(ROWS, CFG, I32, I64, F64, I64, I64, RNG, I64, I64, F32ROW, F64, ir=True)
+def play_seat_player(t, k8, c, f, tab, pol, net_i, net_f, net_of, mv, rng, out, counts, net_row, net_x):
     """play_table_player for a whole table, whose table players may also be the solver's policy
     (S_OPTIMAL: ``pol``, played as table_act plays it for the seat to act) or a trained network
     (S_NETWORK: network ``net_of[seat]`` of the batch's network arrays, network_act)."""
@@ -2340,8 +2346,7 @@ def play_seat_player(t, k8, c, f, tab, pol, net_i, net_f, net_of, mv, rng, out, 
     c[C_SEAT] = seat
     n = legal_moves(t, k8, c, mv)
     if code == S_NETWORK:
-        kind, amount, legal = network_act(t, k8, c, f, net_i, net_f, net_of[seat], mv, n, counts, net_row, net_x,
-                                          hand)
+        kind, amount, legal = network_act(t, k8, c, f, net_i, net_f, net_of[seat], mv, n, counts, net_row, net_x)
         if not legal:  # an unmasked policy's choice (PolicyPlayer.act raises)
             fail(t, 0, E_OPPONENT_ILLEGAL)
             return
@@ -2351,9 +2356,8 @@ def play_seat_player(t, k8, c, f, tab, pol, net_i, net_f, net_of, mv, rng, out, 
         fail(t, 0, E_OPPONENT_ILLEGAL)
 
 
-@jit(ROWS, CFG, I32, I64, F64, I64, BOOLS, I64, RNG, I64, I64, F32ROW, F64, F32ROW, ir=True)
-def play_to_learner(t, k8, c, f, tab, pol, net_i, net_f, net_of, learners, mv, rng, out, counts, net_row, net_x,
-                    hand):
+@jit(ROWS, CFG, I32, I64, F64, I64, BOOLS, I64, RNG, I64, I64, F32ROW, F64, ir=True)
+def play_to_learner(t, k8, c, f, tab, pol, net_i, net_f, net_of, learners, mv, rng, out, counts, net_row, net_x):
     """ShootPontoonAECEnv._advance, with the seats not in ``learners`` played by their table players:
     the table plays on until a learner's seat is to act (False) or the last deal is over (True)."""
     for _ in range(STEP_LIMIT):
@@ -2367,13 +2371,13 @@ def play_to_learner(t, k8, c, f, tab, pol, net_i, net_f, net_of, learners, mv, r
             continue
         if learners[to_act(t, c)]:
             return False
-        play_seat_player(t, k8, c, f, tab, pol, net_i, net_f, net_of, mv, rng, out, counts, net_row, net_x, hand)
+        play_seat_player(t, k8, c, f, tab, pol, net_i, net_f, net_of, mv, rng, out, counts, net_row, net_x)
     fail(t, 0, E_RUNAWAY)
     return True
 
 
-@jit(ROWS, I64, F64, I, I64, I64, F32ROW, BOOLS, F32ROW, ir=True)
-def whole_table_view(t, k8, c, f, seat, mv, counts, row, mask, hand):
+@jit(ROWS, I64, F64, I, I64, I64, F32ROW, BOOLS, ir=True)
+def whole_table_view(t, k8, c, f, seat, mv, counts, row, mask):
     """ShootPontoonAECEnv.observe(seat) into ``row`` and ``mask``: the seat's own view, its legal
     indices (none unless it is to act). ``c[C_SEAT]`` is the seat the encoder writes for: the whole
     table points it at each table's seat in turn (one thread steps a batch)."""
@@ -2381,13 +2385,13 @@ def whole_table_view(t, k8, c, f, seat, mv, counts, row, mask, hand):
     n = agent_moves(t, k8, c, mv)
     current = current_hand(t, c)
     write_mask(t, c, f, mv, n, current, mask)
-    encode_view(t, k8, c, f, mv, n, current, counts, row, hand)
+    encode_view(t, k8, c, f, mv, n, current, counts, row)
 
 
-@jit(ROWS, CFG, I32, I64, F64, I64, B, B, I, I, I, BOOLS, I64, F32ROW, I64, RNG, I64, I64, F32ROW, BOOLS, F32ROW,
+@jit(ROWS, CFG, I32, I64, F64, I64, B, B, I, I, I, BOOLS, I64, F32ROW, I64, RNG, I64, I64, F32ROW, BOOLS,
      F32ROW, F64, ir=True)
 def whole_table_turn(t, k8, c, f, tab, pol, net_i, net_f, net_of, reset, carry, key, banker, a, learners, marks,
-                     rewards, mv, rng, out, counts, row, mask, hand, net_row, net_x):
+                     rewards, mv, rng, out, counts, row, mask, net_row, net_x):
     """One table's ShootPontoonAECEnv.reset (``reset``: a new episode with ``banker`` holding the first
     bank, ``carry`` and the shuffle ``key`` as in env_turn) or .step(a) by the seat to act (never
     strict: an illegal index forfeits, Table.forfeit), then the table plays on to the next learner's
@@ -2404,7 +2408,7 @@ def whole_table_turn(t, k8, c, f, tab, pol, net_i, net_f, net_of, reset, carry, 
             marks[s] = wealth(t, c, s)
             rewards[s] = 0.0
         terminal = play_to_learner(t, k8, c, f, tab, pol, net_i, net_f, net_of, learners, mv, rng, out, counts,
-                                       net_row, net_x, hand)
+                                       net_row, net_x)
         if terminal:
             fail(t, 0, E_NO_DECISION)  # whole_table_settings refuses the tables where this can happen
     else:
@@ -2413,7 +2417,7 @@ def whole_table_turn(t, k8, c, f, tab, pol, net_i, net_f, net_of, reset, carry, 
         if take_action(t, k8, c, f, tab, a, mv, rng, out, counts, mask):
             offender = seat
         terminal = play_to_learner(t, k8, c, f, tab, pol, net_i, net_f, net_of, learners, mv, rng, out, counts,
-                                       net_row, net_x, hand)
+                                       net_row, net_x)
         unit = c[C_BASE_STAKE]
         for s in range(players):
             now = wealth(t, c, s)
@@ -2422,19 +2426,19 @@ def whole_table_turn(t, k8, c, f, tab, pol, net_i, net_f, net_of, reset, carry, 
             marks[s] = now
     t[T_TERMINAL] = 1 if terminal else 0
     if terminal:
-        whole_table_view(t, k8, c, f, seat if seat >= 0 else 0, mv, counts, row, mask, hand)
+        whole_table_view(t, k8, c, f, seat if seat >= 0 else 0, mv, counts, row, mask)
         for i in range(c[C_ACTIONS]):
             mask[i] = True
         return np.int64(-1)
     seat = to_act(t, c)
-    whole_table_view(t, k8, c, f, seat, mv, counts, row, mask, hand)
+    whole_table_view(t, k8, c, f, seat, mv, counts, row, mask)
     return seat
 
 
 @jit(I32ROWS, I8ROWS, CFG, I32, I64, F64, I64ROWS, F32ROWS, BOOLROWS, I64, BOOLS, B, B, I64, I64, BOOLS, I64ROWS,
-     F32ROWS, I64, BOOLS, RNG, I64, F32, F32, F64, entry=True)
+     F32ROWS, I64, BOOLS, RNG, I64, F32, F64, entry=True)
 def play_whole_tables(t, k8, c, f, tab, pol, net_i, net_f, net_of, obs, mask, actions, resets, carry, step, keys,
-                      bankers, learners, marks, rewards, seats, terminated, rng, scratch, hand_row, net_row, net_x):
+                      bankers, learners, marks, rewards, seats, terminated, rng, scratch, net_row, net_x):
     """The whole-table batch's one entry point (as play_tables for a seat's env): every table i with
     ``resets[i]`` starts a new episode (``bankers[i]`` banks first; shuffle key ``keys[i]``, drawn when
     negative); with ``step``, every other table's seat to act plays ``actions[i]``, or, where it is -1,
@@ -2457,14 +2461,14 @@ def play_whole_tables(t, k8, c, f, tab, pol, net_i, net_f, net_of, obs, mask, ac
         key = (keys[i] if keys[i] >= 0 else draw_key(rng)) if reset else 0
         seats[i] = whole_table_turn(t[i], k8[i], c, f, tab, pol, net_i, net_f, net_of[i], reset, carry, key, bankers[i],
                                     actions[i], learners, marks[i], rewards[i], mv, rng, out, counts, obs[i], mask[i],
-                                    hand_row, net_row, net_x)
+                                    net_row, net_x)
         terminated[i] = t[i, T_TERMINAL] != 0
 
 
-@jit(ROWS, I64, F64, I, F32ROW, BOOLS, I64, F32, entry=True)
-def observe_whole_table(t, k8, c, f, seat, row, mask, scratch, hand_row):
+@jit(ROWS, I64, F64, I, F32ROW, BOOLS, I64, entry=True)
+def observe_whole_table(t, k8, c, f, seat, row, mask, scratch):
     """ShootPontoonAECEnv.observe(seat) of one table, any seat (the seat to act's is already in the
     batch's rows)."""
     mv = scratch[:MOVE * 8]
     counts = scratch[MOVE * 8:MOVE * 8 + 52]
-    whole_table_view(t, k8, c, f, seat, mv, counts, row, mask, hand_row)
+    whole_table_view(t, k8, c, f, seat, mv, counts, row, mask)

@@ -75,7 +75,7 @@ class WholeTableBatch(TableBatch):
                                  self.obs, self.mask, actions, resets, bool(carry), step,
                                  np.ascontiguousarray(keys, dtype=np.int64), self.bankers, self.learners, self.marks,
                                  self.rewards, self.seats, self.terminated, self.rng_handle(rng), self.scratch,
-                                 self.hand_scratch, self._net_row, self._net_x)
+                                 self._net_row, self._net_x)
         self._check()
 
     # ------------------------------------------------------------------ any seat's view
@@ -83,8 +83,7 @@ class WholeTableBatch(TableBatch):
         """Seat ``seat``'s observation and mask at table ``table`` into ``row`` and ``mask`` (no legal
         index unless the seat is to act)."""
         c = self.config
-        kernel.observe_whole_table(self.t[table], self.k8[table], c.c, c.f, seat, row, mask, self.scratch,
-                                   self.hand_scratch)
+        kernel.observe_whole_table(self.t[table], self.k8[table], c.c, c.f, seat, row, mask, self.scratch)
 
     def seat_view(self, table: int, seat: int) -> SeatView:
         """Seat ``seat``'s :class:`SeatView` at table ``table`` (what :meth:`observe` encodes)."""
