@@ -42,7 +42,7 @@ from .layout import (
     C_PERSISTENT, C_PLAYERS, C_PONTOON_AFTER_SPLIT, C_PROGRESSIVE, C_RESERVE_PERCENT, C_SEAT,
     C_SHOE_FULL, C_SHOOT, C_SHOOT_CAP, C_SHOWS_FIRST, C_SPLIT_BY_VALUE, C_STARTING_CHIPS,
     C_STICK_MINIMUM, DRAW_ANY, DRAW_SOFT, E_FEED_EMPTY, E_NO_DECISION, E_OPPONENT_ILLEGAL, E_RUNAWAY,
-    E_SHOE_EXHAUSTED, F_BANKER_CARDS_BOUND, F_O_ACT_MULTIPLE, F_O_STRAT, F_PENALTY, F_PENETRATION,
+    E_SHOE_EXHAUSTED, F_BANKER_CARDS_BOUND, F_FIELDS, F_O_STRAT, F_PENALTY, F_PENETRATION,
     HANDS, HAND_BYTES, HAND_UP, NL_FIELDS, NL_OUTPUTS, NL_O_BIASES, NL_O_WEIGHTS, N_ACTIONS, N_COMPACT, N_INPUTS,
     N_LAYERS, N_MASKED, N_O_AMOUNT, N_O_KIND, N_O_LAYERS, N_O_MULTIPLE, N_STARTING_CHIPS, HC_BUST, HC_FIVE_CARD_TRICK, HC_PONTOON, HC_TOTAL, HC_TWENTY_ONE, H_BOX, H_BUYS,
     H_CARDS, H_DONE, H_DOUBLED, H_FIELDS, H_FOURTH_OFFERED, H_FROM_SPLIT, H_ORIGINAL, H_RESHUFFLED, H_RESULT, H_SEAT,
@@ -59,7 +59,7 @@ from .layout import (
     T_WEALTH_MARK,
 )
 
-CONSTANTS_FINGERPRINT = "cc48ea1be7f8820e"
+CONSTANTS_FINGERPRINT = "75b87da91dff87ae"
 """A digest of the constants of the modules this file imports (``constants_fingerprint``). numba keys
 its on-disk cache on the text of this file alone, yet compiles those constants into the kernel: so
 when one of them changes, this line must change too, or a cached kernel would go on using the old
@@ -1445,7 +1445,7 @@ def current_hand(t, c):
 def buy_amount(t, c, f, a, current):
     """The chips of buy index a on the pending hand ``current``: its multiple of the hand's original
     stake rounded half up (action_table.buy_amount)."""
-    multiple = f[np.int64(f[F_O_ACT_MULTIPLE]) + a]
+    multiple = f[F_FIELDS + a]
     return np.int64(np.floor(multiple * t[hand_at(c, current, H_ORIGINAL)] + 0.5))
 
 

@@ -92,8 +92,10 @@ C_FIELDS = 56
 that depend on its size; the balances, the hands and their cards lie at fixed places: BALANCES,
 HANDS, K_FIXED). The action table and the players follow at C_O_ACT_KIND, C_O_ACT_AMOUNT and
 C_O_STRAT, and the action indices grouped by kind at C_O_BY_KIND (``by_kind``)."""
-F_PENETRATION, F_PENALTY, F_O_ACT_MULTIPLE, F_O_STRAT, F_BANKER_CARDS_BOUND = range(5)
-F_FIELDS = 5
+F_PENETRATION, F_PENALTY, F_O_STRAT, F_BANKER_CARDS_BOUND = range(4)
+F_FIELDS = 4
+"""Fixed fields of the float64 config; the action table's buy multiples follow at F_FIELDS, the
+players' parameters at F_O_STRAT."""
 NONE = -1
 """An optional rule (``None`` in Rules) as an int."""
 
