@@ -45,17 +45,9 @@ def buy_range(rules: Rules, cards: int, buys: int, twists: int, original_stake: 
     return low, high
 
 
-class Phase(IntEnum):
-    STAKES = 0  # punters stake their boxes
-    SHOOT_BETS = 1  # a Shoot betting point before the deal or before the second card
-    PLAY = 2  # punter hands in turn (with the before-fourth-card Shoot bet)
-    BANKER = 3  # the banker draws freely
-    BANK_DECISION = 4  # between deals: the banker keeps or sells the bank
-    DEAL_OVER = 5  # start the next deal with start_deal()
-
-
 class Stage(IntEnum):
-    """The fixed order of one deal; a stage waits for decisions or passes automatically."""
+    """The state of a deal: its fixed order of stages. A stage waits for decisions or passes
+    automatically; the table comes to rest only at the first kind (``PHASE_OF_STAGE``)."""
 
     STAKES = 0
     BET_BEFORE_DEAL = 1
@@ -68,6 +60,26 @@ class Stage(IntEnum):
     SETTLE = 8
     BANK = 9
     OVER = 10
+
+
+class Phase(IntEnum):
+    """What the pending decision is, read off the stage (``Table.phase``): the seats, the legal moves and
+    the observation see this much, not the stage, which also tells the two Shoot betting points apart."""
+
+    STAKES = 0  # punters stake their boxes
+    SHOOT_BETS = 1  # a Shoot betting point before the deal or before the second card
+    PLAY = 2  # punter hands in turn (with the before-fourth-card Shoot bet)
+    BANKER = 3  # the banker draws freely
+    BANK_DECISION = 4  # between deals: the banker keeps or sells the bank
+    DEAL_OVER = 5  # start the next deal with start_deal()
+
+
+PHASE_OF_STAGE: dict[Stage, Phase] = {
+    Stage.STAKES: Phase.STAKES, Stage.BET_BEFORE_DEAL: Phase.SHOOT_BETS, Stage.BET_BEFORE_SECOND: Phase.SHOOT_BETS,
+    Stage.PLAY: Phase.PLAY, Stage.BANKER: Phase.BANKER, Stage.BANK: Phase.BANK_DECISION, Stage.OVER: Phase.DEAL_OVER,
+}
+"""The phase of each stage the table rests at (the others pass automatically: the deal's rounds, the peek,
+the settlement). One state, the stage; the phase is derived from it, never stored."""
 
 
 class Table:
@@ -129,7 +141,6 @@ class Table:
         """Ranks dealt since the last shuffle in earlier deals (all were shown by the deal's end)."""
         self.events: list[Event] = []
         self.stage = Stage.OVER
-        self.phase = Phase.DEAL_OVER
         self.cursor = 0  # index into the current stage's queue (punter order or hands)
         self.box = 0  # STAKES: which box of the punter at the cursor
         self._deal_start_chips: tuple[list[int], int, int] | None = None
@@ -182,6 +193,11 @@ class Table:
     def net_position(self, seat: int) -> int:
         """Chips won or lost over the session (for the banker, the Shoot counts as theirs)."""
         return self.wealth(seat) - self.starting_chips[seat]
+
+    @property
+    def phase(self) -> Phase:
+        """What the pending decision is: the phase of the stage the table rests at."""
+        return PHASE_OF_STAGE[self.stage]
 
     @property
     def current_hand(self) -> Hand | None:
@@ -322,7 +338,6 @@ class Table:
             self._log(EventKind.SHUFFLE)
         self._deal_start_chips = (list(self.balances), self.shoot, self.reserve)
         self.stage = Stage.STAKES
-        self.phase = Phase.STAKES
         self.cursor = 0
         self.box = 0
 
@@ -683,14 +698,12 @@ class Table:
         while True:
             stage = self.stage
             if stage == Stage.STAKES:
-                self.phase = Phase.STAKES
                 return
             if stage in (Stage.BET_BEFORE_DEAL, Stage.BET_BEFORE_SECOND):
                 point = "before_deal" if stage == Stage.BET_BEFORE_DEAL else "before_second_card"
                 while self.cursor < len(self.hands) and self.hands[self.cursor].settled:
                     self.cursor += 1
                 if point in self.rules.shoot_bet_points and self.cursor < len(self.hands) and self.shoot_capacity > 0:
-                    self.phase = Phase.SHOOT_BETS
                     return
                 self.stage = Stage(stage + 1)
             elif stage in (Stage.FIRST_CARDS, Stage.SECOND_CARDS):
@@ -712,7 +725,6 @@ class Table:
                 if hand.done or hand.settled:
                     self._next_hand()
                     continue
-                self.phase = Phase.PLAY
                 return
             elif stage == Stage.BANKER:
                 if all(h.settled for h in self.hands):
@@ -725,7 +737,6 @@ class Table:
                 elif self.rules.banker_play == "dealer":
                     self._deal_banker_card(face_up=True)
                 else:
-                    self.phase = Phase.BANKER
                     return
             elif stage == Stage.SETTLE:
                 self._settle_showdown()
@@ -734,7 +745,6 @@ class Table:
                 passed = self._end_of_deal_bank()
                 self._log(EventKind.DEAL_END, seat=self.banker)
                 if not passed and self.rules.bank_sale:
-                    self.phase = Phase.BANK_DECISION
                     self._deal_start_chips = None
                     return
                 self.stage = Stage.OVER
@@ -763,7 +773,6 @@ class Table:
 
     def _finish_deal(self) -> None:
         self.stage = Stage.OVER
-        self.phase = Phase.DEAL_OVER
         self._deal_start_chips = None
 
     def _log(self, kind: EventKind, seat: int | None = None, hand: int | None = None, card: int | None = None,

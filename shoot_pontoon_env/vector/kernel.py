@@ -32,6 +32,7 @@ from .policy import (P_ACT, P_ACT_FULL, P_ACT_OPEN, P_BET_DEAL, P_BET_FOURTH, P_
 from .bitgen import HANDLE, next_double
 from .compiler import EVALUATION, POLICY, WHOLE_TABLE, KernelCompiler
 from .layout import (
+    STAGE_PHASES,
     AP_TABLE, AP_UNIFORM, BALANCES, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BANKER_STOPS_AT_FIVE,
     C_BANKER_TRICK, C_BANK_SALE, C_BANK_SALE_PRICE, C_BASE_STAKE, C_BET_BEFORE_DEAL, C_BET_BEFORE_FOURTH,
     C_BET_BEFORE_SECOND, C_BLIND, C_BUY_AFTER_TWIST, C_COMPACT, C_BUY_FACE_DOWN, C_BUY_MAX, C_BUY_MIN, C_DEALER,
@@ -54,12 +55,12 @@ from .layout import (
     ST_BET_BEFORE_SECOND, ST_FIRST_CARDS, ST_OVER, ST_PEEK, ST_PLAY, ST_SECOND_CARDS, ST_SETTLE,
     ST_STAKES, S_DEALER, S_NETWORK, S_OPTIMAL, S_RANDOM, S_SHOOT_AWARE, S_TIPS, TAB_O_SPECIAL, T_ACK, T_BANKER, T_BANKER_CARDS,
     T_BOX, T_CURSOR, T_DEALS, T_DEAL_NUMBER, T_DECIDED, T_ERROR, T_FEED_COUNT, T_FEED_HEAD, T_FORFEITED,
-    T_HAND, T_HANDS, T_ILLEGAL, T_KEY_HI, T_KEY_LO, T_NEEDS_RESET, T_PHASE, T_RESERVE, T_REVEALED,
+    T_HAND, T_HANDS, T_ILLEGAL, T_KEY_HI, T_KEY_LO, T_NEEDS_RESET, T_RESERVE, T_REVEALED,
     T_SHOE_POS, T_SHOE_SHUFFLED, T_SHOE_SIZE, T_SHOOT, T_SHUFFLES, T_STAGE, T_TERMINAL, T_TURNOVERS,
     T_WEALTH_MARK,
 )
 
-CONSTANTS_FINGERPRINT = "75b87da91dff87ae"
+CONSTANTS_FINGERPRINT = "9260dd30b1f2d5cb"
 """A digest of the constants of the modules this file imports (``constants_fingerprint``). numba keys
 its on-disk cache on the text of this file alone, yet compiles those constants into the kernel: so
 when one of them changes, this line must change too, or a cached kernel would go on using the old
@@ -245,6 +246,15 @@ SD_CLASS, SD_TOTAL, SD_SPLIT, SD_SPECIAL, SD_BANKER, SD_BANKER_TOTAL, SD_FIELD =
 
 
 # =========================================================================== rows
+STAGE_PHASE = np.array(STAGE_PHASES, dtype=np.int64)
+
+
+@jit(I32ROW)
+def phase_of(t):
+    """Table.phase: the phase of the stage the table rests at (the row holds the stage alone)."""
+    return STAGE_PHASE[t[T_STAGE]]
+
+
 @jit(I64, I, I)
 def hand_at(c, k, field):
     """Index in t of a field of hand k."""
@@ -452,7 +462,7 @@ def hand_moves(t, k8, c, k, mv):
 @jit(ROWS, I64, I64)
 def legal_moves(t, k8, c, mv):
     """Table.legal_moves into mv (kind, low, high per move); returns how many."""
-    phase = t[T_PHASE]
+    phase = phase_of(t)
     if phase == PH_STAKES:
         n = 0
         if t[T_BOX] > 0:
@@ -489,7 +499,7 @@ def staker(t, c):
 @jit(I32ROW, I64)
 def to_act(t, c):
     """Table.to_act (-1: None)."""
-    phase = t[T_PHASE]
+    phase = phase_of(t)
     if phase == PH_STAKES:
         return staker(t, c)
     if phase == PH_SHOOT_BETS or phase == PH_PLAY:
@@ -502,7 +512,7 @@ def to_act(t, c):
 @jit(I32ROW, I64)
 def shoot_bet_point(t, c):
     """Table.shoot_bet_point as an index of SHOOT_BET_POINTS (-1: None)."""
-    phase = t[T_PHASE]
+    phase = phase_of(t)
     if phase == PH_SHOOT_BETS:
         return 0 if t[T_STAGE] == ST_BET_BEFORE_DEAL else 1
     if phase == PH_PLAY and fourth_card_bet_due(t, c, t[T_CURSOR]):
@@ -907,7 +917,6 @@ def start_deal(t, k8, c, f):
         shuffle(t, k8, c)
         clear_seen(k8)
     t[T_STAGE] = ST_STAKES
-    t[T_PHASE] = PH_STAKES
     t[T_CURSOR] = 0
     t[T_BOX] = 0
 
@@ -952,7 +961,7 @@ def apply_stake(t, c, amount):
 def apply_shoot_bet(t, c, amount):
     """Table._apply_shoot_bet."""
     k = t[T_CURSOR]
-    if t[T_PHASE] == PH_PLAY:
+    if phase_of(t) == PH_PLAY:
         t[hand_at(c, k, H_FOURTH_OFFERED)] = 1
     else:
         t[T_CURSOR] = k + 1
@@ -1083,7 +1092,6 @@ def advance(t, k8, c, f, tab, rng, out, counts):
             return
         stage = t[T_STAGE]
         if stage == ST_STAKES:
-            t[T_PHASE] = PH_STAKES
             return
         if stage == ST_BET_BEFORE_DEAL or stage == ST_BET_BEFORE_SECOND:
             open_point = c[C_BET_BEFORE_DEAL] if stage == ST_BET_BEFORE_DEAL else c[C_BET_BEFORE_SECOND]
@@ -1091,7 +1099,6 @@ def advance(t, k8, c, f, tab, rng, out, counts):
             while t[T_CURSOR] < hands and t[hand_at(c, t[T_CURSOR], H_SETTLED)] != 0:
                 t[T_CURSOR] += 1
             if open_point != 0 and t[T_CURSOR] < hands and shoot_capacity(t, c) > 0:
-                t[T_PHASE] = PH_SHOOT_BETS
                 return
             t[T_STAGE] = stage + 1
         elif stage == ST_FIRST_CARDS or stage == ST_SECOND_CARDS:
@@ -1111,7 +1118,6 @@ def advance(t, k8, c, f, tab, rng, out, counts):
             if t[hand_at(c, k, H_DONE)] != 0 or t[hand_at(c, k, H_SETTLED)] != 0:
                 next_hand(t, k8, c, rng, counts)
                 continue
-            t[T_PHASE] = PH_PLAY
             return
         elif stage == ST_BANKER:
             settled = True
@@ -1127,7 +1133,6 @@ def advance(t, k8, c, f, tab, rng, out, counts):
             elif c[C_DEALER] != 0:
                 deal_banker_card(t, k8, c, 1, rng, counts)
             else:
-                t[T_PHASE] = PH_BANKER
                 return
         elif stage == ST_SETTLE:
             settle_showdown(t, k8, c, f, tab, out)
@@ -1135,12 +1140,10 @@ def advance(t, k8, c, f, tab, rng, out, counts):
         elif stage == ST_BANK:
             passed = end_of_deal_bank(t, c)
             if not passed and c[C_BANK_SALE] != 0:
-                t[T_PHASE] = PH_BANK_DECISION
                 return
             t[T_STAGE] = ST_OVER
         else:
             t[T_STAGE] = ST_OVER
-            t[T_PHASE] = PH_DEAL_OVER
             return
     fail(t, 0, E_RUNAWAY)
 
@@ -1148,7 +1151,7 @@ def advance(t, k8, c, f, tab, rng, out, counts):
 @jit(ROWS, CFG, I, I, RNG, I64, I64)
 def apply_legal(t, k8, c, f, tab, kind, amount, rng, out, counts):
     """Table.apply of a move known to be legal (its checks done by the caller)."""
-    phase = t[T_PHASE]
+    phase = phase_of(t)
     if phase == PH_STAKES:
         apply_stake(t, c, amount)
     elif kind == K_SHOOT_BET:
@@ -1182,7 +1185,7 @@ def apply_action(t, k8, c, f, tab, kind, amount, mv, n, rng, out, counts):
 def forfeit(t, k8, c, f, tab, rng, out, counts):
     """Table.forfeit: the seat to act gives up as if it had bust."""
     seat = to_act(t, c)
-    phase = t[T_PHASE]
+    phase = phase_of(t)
     if phase == PH_STAKES:
         apply_stake(t, c, c[C_MIN_STAKE])
         last = t[T_HANDS] - 1
@@ -1353,7 +1356,7 @@ def player_act(t, k8, c, f, tab, seat, slot, mv, n, rng):
 def status(t, c):
     """ShootPontoonEnv._status / ShootPontoonBankerEnv._status."""
     seat = c[C_SEAT]
-    phase = t[T_PHASE]
+    phase = phase_of(t)
     banker = t[T_BANKER]
     if c[C_BANKER_SEAT_ENV] != 0:
         if t[T_ACK] != 0:
@@ -1397,7 +1400,7 @@ def play_until(t, k8, c, f, tab, forfeiting, mv, rng, out, counts):
         if t[T_ERROR] != 0:
             return True
         if forfeiting:
-            phase = t[T_PHASE]
+            phase = phase_of(t)
             if phase == PH_BANK_DECISION or phase == PH_DEAL_OVER:
                 return True
             if to_act(t, c) == seat:
@@ -1435,7 +1438,7 @@ def agent_moves(t, k8, c, mv):
 @jit(I32ROW, I64)
 def current_hand(t, c):
     """SeatView.current of the agent's seat (-1: None)."""
-    phase = t[T_PHASE]
+    phase = phase_of(t)
     if (phase == PH_SHOOT_BETS or phase == PH_PLAY) and to_act(t, c) == c[C_SEAT]:
         return np.int64(t[T_CURSOR])
     return np.int64(-1)
@@ -1565,7 +1568,7 @@ def encode_hand(t, k8, c, k, row, start, seat, banker, is_current, counts):
 def encode_decision(t, c, mv, n, row, phase_at, point_at, kinds_at):
     """The PHASE, BET_POINT and LEGAL_KINDS blocks of ObservationEncoder.encode, at the given places
     (the flat row's, or the compact row's)."""
-    row[phase_at + t[T_PHASE]] = 1.0
+    row[phase_at + phase_of(t)] = 1.0
     if to_act(t, c) == c[C_SEAT]:
         point = shoot_bet_point(t, c)
         if point >= 0:
@@ -1805,7 +1808,7 @@ def start_episode(t, k8, c, f, carry, key, banker):
     carries over (with its count) when ``carry`` and the previous deal was settled
     (PontoonSeatEnv._carry_shoe). Without ``carry`` (a seeded reset) the shoe starts in pack order, so
     that the seed alone decides the game."""
-    phase = t[T_PHASE]
+    phase = phase_of(t)
     if carry and c[C_PERSISTENT] != 0 and (phase == PH_BANK_DECISION or phase == PH_DEAL_OVER):
         count_cards_of_deal(t, k8, c)
     else:
@@ -1834,7 +1837,6 @@ def start_episode(t, k8, c, f, carry, key, banker):
     t[T_ILLEGAL] = 0
     t[T_BANKER] = banker
     t[T_STAGE] = ST_OVER
-    t[T_PHASE] = PH_DEAL_OVER
     set_key(t, key)
     if c[C_SHOOT] != 0:
         add_to_shoot(t, c, c[C_INITIAL_SHOOT], banker)
@@ -2121,7 +2123,7 @@ def autopilot_index(t, k8, c, f, tab, pol, mv, mask, rng):
 @jit(ROWS, I64)
 def decision_cell(t, k8, c):
     """evaluate.tournament._decision_key as a cell of the decision counts (-1: not a playing decision)."""
-    if t[T_PHASE] != PH_PLAY or current_hand(t, c) < 0 or shoot_bet_point(t, c) >= 0:
+    if phase_of(t) != PH_PLAY or current_hand(t, c) < 0 or shoot_bet_point(t, c) >= 0:
         return np.int64(-1)
     k = t[T_CURSOR]
     cards = t[hand_at(c, k, H_CARDS)]
@@ -2363,7 +2365,7 @@ def play_to_learner(t, k8, c, f, tab, pol, net_i, net_f, net_of, learners, mv, r
     for _ in range(STEP_LIMIT):
         if t[T_ERROR] != 0:
             return True
-        if t[T_PHASE] == PH_DEAL_OVER:
+        if phase_of(t) == PH_DEAL_OVER:
             if t[T_DEALS] >= c[C_DEALS_PER_EPISODE]:
                 return True
             start_deal(t, k8, c, f)

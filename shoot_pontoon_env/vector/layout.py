@@ -18,7 +18,7 @@ from ..actions import ActionKind
 from ..cards import CARDS_PER_DECK, FIVE_CARDS, HandClass, HandRank, evaluate
 from ..engine.hand import Hand
 from ..engine.settlement import Outcome, is_special_pontoon, showdown
-from ..engine.table import MAX_PLAYERS, Phase, Stage
+from ..engine.table import MAX_PLAYERS, PHASE_OF_STAGE, Phase, Stage
 from ..seat import encoding as enc
 from ..seat.action_table import ActionTable
 from ..rules import CHIP_LIMIT, DRAW_ON_21_KINDS, Rules
@@ -39,6 +39,9 @@ NUM_KINDS = len(ActionKind)
 PH_STAKES, PH_SHOOT_BETS, PH_PLAY, PH_BANKER, PH_BANK_DECISION, PH_DEAL_OVER = (int(p) for p in Phase)
 (ST_STAKES, ST_BET_BEFORE_DEAL, ST_FIRST_CARDS, ST_BET_BEFORE_SECOND, ST_SECOND_CARDS, ST_PEEK, ST_PLAY,
  ST_BANKER, ST_SETTLE, ST_BANK, ST_OVER) = (int(s) for s in Stage)
+STAGE_PHASES = tuple(int(PHASE_OF_STAGE.get(stage, -1)) for stage in Stage)
+"""The phase of each stage (table.PHASE_OF_STAGE; -1: a stage that passes automatically): the state
+row holds the stage alone, as the Table does."""
 HC_BUST, HC_TOTAL, HC_TWENTY_ONE, HC_FIVE_CARD_TRICK, HC_PONTOON = (int(c) for c in HandClass)
 O_LOSE, O_PUSH, O_WIN = (int(o) for o in Outcome)
 
@@ -54,11 +57,11 @@ MAX_TOTAL = 32
 MAX_MOVES = enc.MAX_MOVES
 
 # --------------------------------------------------------------------------- per-table scalars
-(T_STAGE, T_PHASE, T_CURSOR, T_BOX, T_BANKER, T_SHOOT, T_RESERVE, T_DEAL_NUMBER, T_TURNOVERS, T_HANDS,
+(T_STAGE, T_CURSOR, T_BOX, T_BANKER, T_SHOOT, T_RESERVE, T_DEAL_NUMBER, T_TURNOVERS, T_HANDS,
  T_BANKER_CARDS, T_REVEALED, T_FORFEITED, T_SHOE_POS, T_SHOE_SIZE, T_SHOE_SHUFFLED, T_SHUFFLES,
  T_DEALS, T_TERMINAL, T_DECIDED, T_ACK, T_WEALTH_MARK, T_FEED_HEAD, T_FEED_COUNT, T_ERROR,
- T_ILLEGAL, T_KEY_LO, T_KEY_HI, T_HAND, T_NEEDS_RESET) = range(30)
-T_FIELDS = 30
+ T_ILLEGAL, T_KEY_LO, T_KEY_HI, T_HAND, T_NEEDS_RESET) = range(29)
+T_FIELDS = 29
 """T_KEY_*: the episode's shuffle key (31 bits each); T_HAND, T_NEEDS_RESET: the hand a table plays in
 an evaluation (``kernel.play_hands``)."""
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..actions import ActionKind, LegalMove
 from ..engine.hand import Hand
-from ..engine.table import Phase
+from ..engine.table import PHASE_OF_STAGE, Stage
 from ..engine.view import SeatView, seen_cards
 from ..rules import SHOOT_BET_POINTS, Rules
 from .engine import TableBatch
@@ -23,8 +23,8 @@ from .kernel import MOVE, V_TO_ACT, VIEW_FIELDS, view_fields
 from .layout import (
     BALANCES, C_PLAYERS, C_SEAT, HAND_BYTES, HAND_UP, H_BOX, H_BUYS, H_CARDS, H_DONE, H_DOUBLED, H_FOURTH_OFFERED,
     H_FROM_SPLIT, H_ORIGINAL, H_RESHUFFLED, H_RESULT, H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, H_TWISTS,
-    H_WON_FROM_SHOOT, K_FIXED, K_O_BC, K_O_BU, K_O_SEEN, T_BANKER, T_BANKER_CARDS, T_PHASE, T_RESERVE, T_SHOE_SIZE,
-    T_SHOOT, T_TURNOVERS,
+    H_WON_FROM_SHOOT, K_FIXED, K_O_BC, K_O_BU, K_O_SEEN, T_BANKER, T_BANKER_CARDS, T_RESERVE, T_SHOE_SIZE,
+    T_SHOOT, T_STAGE, T_TURNOVERS,
 )
 
 
@@ -59,7 +59,8 @@ def batch_seat_view(batch: TableBatch, rules: Rules, table: int = 0) -> SeatView
     legal = tuple(LegalMove(ActionKind(kind), low, high)
                   for kind, low, high in out[VIEW_FIELDS:VIEW_FIELDS + MOVE * moves].reshape(moves, MOVE).tolist())
     return SeatView(
-        seat, seat == banker, banker, rules, Phase(int(t[T_PHASE])), legal, int(t[T_SHOOT]), capacity,
+        seat, seat == banker, banker, rules, PHASE_OF_STAGE[Stage(int(t[T_STAGE]))], legal, int(t[T_SHOOT]),
+        capacity,
         int(t[T_RESERVE]), SHOOT_BET_POINTS[point] if point >= 0 else None, current if current >= 0 else None,
         hands, banker_cards, dealt - len(banker_cards), np.array(counts, dtype=np.int64),
         int(t[T_SHOE_SIZE]), int(t[BALANCES + seat]), int(c[C_PLAYERS]),
