@@ -55,12 +55,12 @@ from .layout import (
     ST_BET_BEFORE_SECOND, ST_FIRST_CARDS, ST_OVER, ST_PEEK, ST_PLAY, ST_SECOND_CARDS, ST_SETTLE,
     ST_STAKES, S_DEALER, S_NETWORK, S_OPTIMAL, S_RANDOM, S_SHOOT_AWARE, S_TIPS, TAB_O_SPECIAL, T_ACK, T_BANKER, T_BANKER_CARDS,
     T_BOX, T_CURSOR, T_DEALS, T_DEAL_NUMBER, T_DECIDED, T_ERROR, T_FEED_COUNT, T_FEED_HEAD, T_FORFEITED,
-    T_HAND, T_HANDS, T_ILLEGAL, T_KEY_HI, T_KEY_LO, T_NEEDS_RESET, T_RESERVE, T_REVEALED,
+    T_HAND, T_HANDS, T_ILLEGAL, T_KEY_HI, T_KEY_LO, T_NEEDS_RESET, T_RESERVE, T_REVEALED, T_SEED_HI, T_SEED_LO,
     T_SHOE_POS, T_SHOE_SHUFFLED, T_SHOE_SIZE, T_SHOOT, T_SHUFFLES, T_STAGE, T_TERMINAL, T_TURNOVERS,
     T_WEALTH_MARK,
 )
 
-CONSTANTS_FINGERPRINT = "9260dd30b1f2d5cb"
+CONSTANTS_FINGERPRINT = "663ed658bd8c4590"
 """A digest of the constants of the modules this file imports (``constants_fingerprint``). numba keys
 its on-disk cache on the text of this file alone, yet compiles those constants into the kernel: so
 when one of them changes, this line must change too, or a cached kernel would go on using the old
@@ -535,11 +535,23 @@ def mix(z):
     return z ^ (z >> np.uint64(31))
 
 
-@jit(I32ROW, I, I)
-def keyed_uniform(t, shuffle, position):
-    """A uniform number in [0, 1) from the episode's key, the shuffle's number and a position."""
+@jit(I32ROW)
+def reseed(t):
+    """The shuffle's seed, mix(key ^ shuffle x GOLDEN), from the episode's key and the shuffle's number,
+    kept in the row (two 32-bit halves) so that a draw hashes only its position. Called wherever either
+    changes."""
     key = np.uint64(t[T_KEY_LO]) | (np.uint64(t[T_KEY_HI]) << np.uint64(KEY_BITS))
-    z = mix(mix(key ^ (np.uint64(shuffle) * GOLDEN)) + np.uint64(position))
+    seed = mix(key ^ (np.uint64(t[T_SHUFFLES]) * GOLDEN))
+    t[T_SEED_LO] = np.int32(np.uint32(seed & np.uint64(0xFFFFFFFF)))
+    t[T_SEED_HI] = np.int32(np.uint32(seed >> np.uint64(32)))
+
+
+@jit(I32ROW, I)
+def keyed_uniform(t, position):
+    """A uniform number in [0, 1) from the episode's key, the shuffle's number (their seed, ``reseed``)
+    and a position."""
+    seed = np.uint64(np.uint32(t[T_SEED_LO])) | (np.uint64(np.uint32(t[T_SEED_HI])) << np.uint64(32))
+    z = mix(seed + np.uint64(position))
     return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
@@ -547,6 +559,7 @@ def keyed_uniform(t, shuffle, position):
 def set_key(t, key):
     t[T_KEY_LO] = key & KEY_MASK
     t[T_KEY_HI] = (key >> KEY_BITS) & KEY_MASK
+    reseed(t)
 
 
 @jit(RNG)
@@ -595,6 +608,7 @@ def fresh_shoe(t, k8, c):
     t[T_SHOE_POS] = 0
     t[T_SHOE_SHUFFLED] = 0
     t[T_SHUFFLES] = 0
+    reseed(t)
 
 
 @jit(ROWS, I64, call=True)
@@ -606,6 +620,7 @@ def renew_shoe(t, k8, c):
     t[T_SHOE_POS] = 0
     t[T_SHOE_SHUFFLED] = 0
     t[T_SHUFFLES] = 0
+    reseed(t)
 
 
 @jit(I8ROW)
@@ -625,6 +640,7 @@ def shuffle(t, k8, c):
         t[T_SHOE_SHUFFLED] = 0
     t[T_SHOE_POS] = 0
     t[T_SHUFFLES] += 1
+    reseed(t)
 
 
 @jit(ROWS, I64, I64, call=True)
@@ -656,6 +672,7 @@ def restock(t, k8, c, counts):
         t[T_SHOE_SHUFFLED] = 0
     t[T_SHOE_POS] = 0
     t[T_SHUFFLES] += 1
+    reseed(t)
     clear_seen(k8)
     for k in range(t[T_HANDS]):
         if t[hand_at(c, k, H_SETTLED)] != 0:
@@ -675,7 +692,7 @@ def draw(t, k8, c, rng, counts):
     p = t[T_SHOE_POS]
     shoe = c[C_O_SHOE]
     if p >= t[T_SHOE_SHUFFLED]:
-        j = p + int(keyed_uniform(t, t[T_SHUFFLES], p) * (t[T_SHOE_SIZE] - p))
+        j = p + int(keyed_uniform(t, p) * (t[T_SHOE_SIZE] - p))
         card = k8[shoe + j]
         k8[shoe + j] = k8[shoe + p]
         k8[shoe + p] = card

@@ -60,10 +60,11 @@ MAX_MOVES = enc.MAX_MOVES
 (T_STAGE, T_CURSOR, T_BOX, T_BANKER, T_SHOOT, T_RESERVE, T_DEAL_NUMBER, T_TURNOVERS, T_HANDS,
  T_BANKER_CARDS, T_REVEALED, T_FORFEITED, T_SHOE_POS, T_SHOE_SIZE, T_SHOE_SHUFFLED, T_SHUFFLES,
  T_DEALS, T_TERMINAL, T_DECIDED, T_ACK, T_WEALTH_MARK, T_FEED_HEAD, T_FEED_COUNT, T_ERROR,
- T_ILLEGAL, T_KEY_LO, T_KEY_HI, T_HAND, T_NEEDS_RESET) = range(29)
-T_FIELDS = 29
+ T_ILLEGAL, T_KEY_LO, T_KEY_HI, T_HAND, T_NEEDS_RESET, T_SEED_LO, T_SEED_HI) = range(31)
+T_FIELDS = 31
 """T_KEY_*: the episode's shuffle key (31 bits each); T_HAND, T_NEEDS_RESET: the hand a table plays in
-an evaluation (``kernel.play_hands``)."""
+an evaluation (``kernel.play_hands``); T_SEED_*: the current shuffle's seed, derived from the key and
+T_SHUFFLES (32 bits each, ``kernel.reseed``)."""
 
 # --------------------------------------------------------------------------- per-hand fields
 (H_SEAT, H_BOX, H_ORIGINAL, H_STAKE, H_CARDS, H_SHOOT_BET, H_BUYS, H_TWISTS, H_DOUBLED, H_FROM_SPLIT,
