@@ -157,7 +157,7 @@ class BatchedTableEnv:
     def _info(self, illegal: np.ndarray) -> dict[str, np.ndarray]:
         batch = self.batch
         return {"current_seat": batch.seats.copy(), "action_mask": batch.mask.copy(), "illegal_action": illegal,
-                "banker": batch.banker.astype(np.int64), "deal": batch.deals.astype(np.int64)}
+                "banker": batch.step_bankers.copy(), "deal": batch.step_deals.copy()}
 
     def close(self) -> None:
         pass

@@ -2455,33 +2455,41 @@ def whole_table_turn(t, k8, c, f, tab, pol, net_i, net_f, net_of, reset, carry, 
 
 
 @jit(I32ROWS, I8ROWS, CFG, I32, I64, F64, I64ROWS, F32ROWS, BOOLROWS, I64, BOOLS, B, B, I64, I64, BOOLS, I64ROWS,
-     F32ROWS, I64, BOOLS, RNG, I64, F32, F64, entry=True)
+     F32ROWS, I64, BOOLS, I64, I64, RNG, I64, F32, F64, entry=True)
 def play_whole_tables(t, k8, c, f, tab, pol, net_i, net_f, net_of, obs, mask, actions, resets, carry, step, keys,
-                      bankers, learners, marks, rewards, seats, terminated, rng, scratch, net_row, net_x):
+                      bankers, learners, marks, rewards, seats, terminated, banker_now, deals, rng, scratch, net_row,
+                      net_x):
     """The whole-table batch's one entry point (as play_tables for a seat's env): every table i with
     ``resets[i]`` starts a new episode (``bankers[i]`` banks first; shuffle key ``keys[i]``, drawn when
     negative); with ``step``, every other table's seat to act plays ``actions[i]``, or, where it is -1,
     the table waits (rewards 0). ``seats[i]``: the seat to act next (-1: over); ``rewards[i, s]``:
     seat s's reward of this step. ``net_i``/``net_f``: the batch's trained networks
     (``engine.network_arrays``), ``net_of[i, s]`` the one table i's seat s plays where its code is
-    S_NETWORK; ``net_row``/``net_x``: a network's observation and layers (scratch)."""
+    S_NETWORK; ``net_row``/``net_x``: a network's observation and layers (scratch). ``banker_now[i]`` and
+    ``deals[i]``: every table's banker and deal number after the call (contiguous, for the info).
+    Returns the first table with an error (-1: none)."""
     mv = scratch[:MOVE * 8]
     counts = scratch[MOVE * 8:MOVE * 8 + 52]
     out = scratch[MOVE * 8 + 52:]
+    failed = -1
     for i in range(t.shape[0]):
         reset = resets[i]
-        if not (reset or step):
-            continue
-        if not reset and actions[i] < 0:
-            for s in range(c[C_PLAYERS]):
-                rewards[i, s] = 0.0
-            terminated[i] = False
-            continue
-        key = (keys[i] if keys[i] >= 0 else draw_key(rng)) if reset else 0
-        seats[i] = whole_table_turn(t[i], k8[i], c, f, tab, pol, net_i, net_f, net_of[i], reset, carry, key, bankers[i],
-                                    actions[i], learners, marks[i], rewards[i], mv, rng, out, counts, obs[i], mask[i],
-                                    net_row, net_x)
-        terminated[i] = t[i, T_TERMINAL] != 0
+        if reset or step:
+            if not reset and actions[i] < 0:
+                for s in range(c[C_PLAYERS]):
+                    rewards[i, s] = 0.0
+                terminated[i] = False
+            else:
+                key = (keys[i] if keys[i] >= 0 else draw_key(rng)) if reset else 0
+                seats[i] = whole_table_turn(t[i], k8[i], c, f, tab, pol, net_i, net_f, net_of[i], reset, carry, key,
+                                            bankers[i], actions[i], learners, marks[i], rewards[i], mv, rng, out,
+                                            counts, obs[i], mask[i], net_row, net_x)
+                terminated[i] = t[i, T_TERMINAL] != 0
+        banker_now[i] = t[i, T_BANKER]
+        deals[i] = t[i, T_DEALS]
+        if failed < 0 and t[i, T_ERROR] != 0:
+            failed = i
+    return np.int64(failed)
 
 
 @jit(ROWS, I64, F64, I, F32ROW, BOOLS, I64, entry=True)

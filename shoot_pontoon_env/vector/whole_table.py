@@ -51,6 +51,8 @@ class WholeTableBatch(TableBatch):
         self.net_of = np.ascontiguousarray(np.tile(self.networks.of_seat, (n, 1)))
         """``net_of[i, s]``: the network (an index of ``networks``) that table i's seat s plays, where
         ``config.players[s]`` is a network (every table the same: the seat's)."""
+        self.step_bankers = np.zeros(n, dtype=np.int64)
+        """Every table's banker after the last reset or step (the ``banker`` column, contiguous)."""
         self._net_row = np.zeros(self.networks.row_size, dtype=np.float32)
         self._net_x = np.zeros(2 * self.networks.width, dtype=np.float64)
 
@@ -71,12 +73,11 @@ class WholeTableBatch(TableBatch):
               keys: np.ndarray) -> None:
         c = self.config
         net = self.networks
-        kernel.play_whole_tables(self.t, self.k8, c.c, c.f, c.tab, self.policy, net.ints, net.floats, self.net_of,
-                                 self.obs, self.mask, actions, resets, bool(carry), step,
-                                 np.ascontiguousarray(keys, dtype=np.int64), self.bankers, self.learners, self.marks,
-                                 self.rewards, self.seats, self.terminated, self.rng_handle(rng), self.scratch,
-                                 self._net_row, self._net_x)
-        self._check()
+        self._check(kernel.play_whole_tables(
+            self.t, self.k8, c.c, c.f, c.tab, self.policy, net.ints, net.floats, self.net_of, self.obs, self.mask,
+            actions, resets, bool(carry), step, np.ascontiguousarray(keys, dtype=np.int64), self.bankers,
+            self.learners, self.marks, self.rewards, self.seats, self.terminated, self.step_bankers, self.step_deals,
+            self.rng_handle(rng), self.scratch, self._net_row, self._net_x))
 
     # ------------------------------------------------------------------ any seat's view
     def observe(self, table: int, seat: int, row: np.ndarray, mask: np.ndarray) -> None:
