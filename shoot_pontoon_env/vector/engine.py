@@ -18,8 +18,8 @@ from gymnasium.utils import seeding
 from ..actions import ActionKind
 from ..seat.config import SeatConfig
 from ..strategies import Strategy
-from ..seat.encoding import BANKER_RANKS, hand_slots
-from ..seat.features import COMPACT_SIZE
+from ..seat.encoding import BANKER_RANKS, CHIP_BOUND, hand_slots
+from ..seat.features import CHIP_LOG_SCALE, COMPACT_SIZE
 from ..solver.player import OptimalPunter
 from . import kernel
 from .bitgen import GeneratorHandle
@@ -29,7 +29,7 @@ from .layout import (
     AP_NONE, AP_STRATEGY, AP_TABLE, BALANCES, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BLIND, C_COMPACT, C_DEALS_PER_EPISODE,
     C_FEED_CAPACITY, C_FIELDS, C_O_ACT_AMOUNT, C_O_ACT_KIND, C_O_BY_KIND, C_O_FEED, C_O_FEED_LEN, C_O_SHOE,
     C_O_STRAT, C_PLAYERS, C_SEAT, C_SLOTS, C_STARTING_CHIPS, Config, ERRORS,
-    F_BANKER_CARDS_BOUND, F_FIELDS, F_O_STRAT, F_PENALTY, F_PENETRATION, HANDS, H_FIELDS,
+    CHIP_FEATURES, F_BANKER_CARDS_BOUND, F_FIELDS, F_MULTIPLES, F_O_STRAT, F_PENALTY, F_PENETRATION, HANDS, H_FIELDS,
     H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, Layout, NL_FIELDS, NL_OUTPUTS, NL_O_BIASES, NL_O_WEIGHTS, N_ACTIONS,
     N_COMPACT, N_FIELDS, N_INPUTS, N_LAYERS, N_MASKED, N_O_AMOUNT, N_O_KIND, N_O_LAYERS, N_O_MULTIPLE,
     N_STARTING_CHIPS, SI_A, STRAT_FLOATS, STRAT_INTS, S_NETWORK, S_OPTIMAL, S_RANDOM, S_TIPS, T_BANKER,
@@ -320,19 +320,28 @@ def batch_config(config: SeatConfig, layout: Layout, feed_capacity: int,
     c[C_FIELDS:C_FIELDS + actions] = act_kind
     c[C_FIELDS + actions:C_FIELDS + 2 * actions] = act_amount
     c[grouped_at:] = grouped
-    f = np.zeros(F_FIELDS + actions + STRAT_FLOATS * (players + 1), dtype=np.float64)
+    f = np.zeros(F_MULTIPLES + actions + STRAT_FLOATS * (players + 1), dtype=np.float64)
     f[F_PENETRATION] = rules.penetration
     f[F_PENALTY] = config.illegal_action_penalty
     f[F_BANKER_CARDS_BOUND] = float(config.encoder.high[BANKER_RANKS.start])  # a float32 bound
-    f[F_O_STRAT] = F_FIELDS + actions
-    f[F_FIELDS:F_FIELDS + actions] = act_multiple
+    f[F_O_STRAT] = F_MULTIPLES + actions
+    f[F_FIELDS:F_FIELDS + CHIP_FEATURES] = chip_features(rules.base_stake)
+    f[F_MULTIPLES:F_MULTIPLES + actions] = act_multiple
     for seat, (code, ints, floats) in enumerate(coded):
         ints[0] = code
         start = strategies + STRAT_INTS * seat
         c[start:start + STRAT_INTS] = ints
-        start = F_FIELDS + actions + STRAT_FLOATS * seat
+        start = F_MULTIPLES + actions + STRAT_FLOATS * seat
         f[start:start + STRAT_FLOATS] = floats
     return Config(c=c, f=f, tab=settlement_bytes(rules))
+
+
+def chip_features(unit: int) -> np.ndarray:
+    """The compact row's feature of 0..CHIP_FEATURES - 1 chips (``features.compact_observation`` of
+    the flat row's float32 chips in base stakes: the C library's log1p, scaled), as the float64 that the
+    kernel's ``chip_feature`` computes and the row stores in float32."""
+    flat = np.minimum(np.arange(CHIP_FEATURES) / unit, CHIP_BOUND).astype(np.float32).astype(np.float64)
+    return np.array([math.log1p(value) for value in flat.tolist()]) / CHIP_LOG_SCALE
 
 
 class TableBatch:

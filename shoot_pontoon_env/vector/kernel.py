@@ -43,7 +43,7 @@ from .layout import (
     C_PERSISTENT, C_PLAYERS, C_PONTOON_AFTER_SPLIT, C_PROGRESSIVE, C_RESERVE_PERCENT, C_SEAT,
     C_SHOE_FULL, C_SHOOT, C_SHOOT_CAP, C_SHOWS_FIRST, C_SPLIT_BY_VALUE, C_STARTING_CHIPS,
     C_STICK_MINIMUM, DRAW_ANY, DRAW_SOFT, E_FEED_EMPTY, E_NO_DECISION, E_OPPONENT_ILLEGAL, E_RUNAWAY,
-    E_SHOE_EXHAUSTED, F_BANKER_CARDS_BOUND, F_FIELDS, F_O_STRAT, F_PENALTY, F_PENETRATION,
+    E_SHOE_EXHAUSTED, CHIP_FEATURES, F_BANKER_CARDS_BOUND, F_FIELDS, F_MULTIPLES, F_O_STRAT, F_PENALTY, F_PENETRATION,
     HANDS, HAND_BYTES, HAND_UP, NL_FIELDS, NL_OUTPUTS, NL_O_BIASES, NL_O_WEIGHTS, N_ACTIONS, N_COMPACT, N_INPUTS,
     N_LAYERS, N_MASKED, N_O_AMOUNT, N_O_KIND, N_O_LAYERS, N_O_MULTIPLE, N_STARTING_CHIPS, HC_BUST, HC_FIVE_CARD_TRICK, HC_PONTOON, HC_TOTAL, HC_TWENTY_ONE, H_BOX, H_BUYS,
     H_CARDS, H_DONE, H_DOUBLED, H_FIELDS, H_FOURTH_OFFERED, H_FROM_SPLIT, H_ORIGINAL, H_RESHUFFLED, H_RESULT, H_SEAT,
@@ -60,7 +60,7 @@ from .layout import (
     T_WEALTH_MARK,
 )
 
-CONSTANTS_FINGERPRINT = "663ed658bd8c4590"
+CONSTANTS_FINGERPRINT = "3a38a29bbe703b0f"
 """A digest of the constants of the modules this file imports (``constants_fingerprint``). numba keys
 its on-disk cache on the text of this file alone, yet compiles those constants into the kernel: so
 when one of them changes, this line must change too, or a cached kernel would go on using the old
@@ -1465,7 +1465,7 @@ def current_hand(t, c):
 def buy_amount(t, c, f, a, current):
     """The chips of buy index a on the pending hand ``current``: its multiple of the hand's original
     stake rounded half up (action_table.buy_amount)."""
-    multiple = f[F_FIELDS + a]
+    multiple = f[F_MULTIPLES + a]
     return np.int64(np.floor(multiple * t[hand_at(c, current, H_ORIGINAL)] + 0.5))
 
 
@@ -1692,13 +1692,14 @@ def encode(t, k8, c, f, mv, n, current, counts, row):
     row[O_EPISODE] = (c[C_DEALS_PER_EPISODE] - t[T_DEALS]) / c[C_DEALS_PER_EPISODE]
 
 
-@jit(F)
-def chip_feature(chips):
-    """features.compact_observation's log-scaled chip feature of a chip count in base stakes (the flat
-    row's float32 value, then log1p in float64)."""
-    flat = np.float32(clip(chips, 0.0, CHIP_BOUND))
-    if flat == 0:
-        return 0.0  # log1p(0), without the call (no Shoot: every chip feature is 0)
+@jit(I64, F64, I)
+def chip_feature(c, f, chips):
+    """features.compact_observation's log-scaled chip feature of ``chips`` (the flat row's float32
+    value in base stakes, then log1p in float64): looked up in the config's table below CHIP_FEATURES
+    (``engine.chip_features``; a log1p costs as much as the rest of the compact row)."""
+    if 0 <= chips < CHIP_FEATURES:
+        return f[F_FIELDS + chips]
+    flat = np.float32(clip(chips / c[C_BASE_STAKE], 0.0, CHIP_BOUND))
     return np.log1p(np.float64(flat)) / CHIP_LOG_SCALE
 
 
@@ -1768,11 +1769,10 @@ def encode_compact(t, k8, c, f, mv, n, current, counts, row):
         else:
             count_seen(t, k8, c, k, seat, counts)
     encode_count(t, c, counts, row, CF_COUNT)
-    unit = float(c[C_BASE_STAKE])
     if t[T_SHOOT] != 0 or t[T_RESERVE] != 0:  # without chips in the Shoot every chip feature is 0
-        row[CF_CHIPS] = chip_feature(t[T_SHOOT] / unit)
-        row[CF_CHIPS + 1] = chip_feature(t[T_RESERVE] / unit)
-        row[CF_CHIPS + 2] = chip_feature(shoot_capacity(t, c) / unit)
+        row[CF_CHIPS] = chip_feature(c, f, t[T_SHOOT])
+        row[CF_CHIPS + 1] = chip_feature(c, f, t[T_RESERVE])
+        row[CF_CHIPS + 2] = chip_feature(c, f, shoot_capacity(t, c))
     row[CF_EPISODE] = (c[C_DEALS_PER_EPISODE] - t[T_DEALS]) / c[C_DEALS_PER_EPISODE]
 
 

@@ -98,8 +98,12 @@ HANDS, K_FIXED). The action table and the players follow at C_O_ACT_KIND, C_O_AC
 C_O_STRAT, and the action indices grouped by kind at C_O_BY_KIND (``by_kind``)."""
 F_PENETRATION, F_PENALTY, F_O_STRAT, F_BANKER_CARDS_BOUND = range(4)
 F_FIELDS = 4
-"""Fixed fields of the float64 config; the action table's buy multiples follow at F_FIELDS, the
-players' parameters at F_O_STRAT."""
+CHIP_FEATURES = 4096
+"""Chip counts (0..4095) whose compact chip feature the float64 config holds, from F_FIELDS (the
+encoder looks a Shoot, reserve or capacity up there instead of calling log1p: ``engine.chip_features``)."""
+F_MULTIPLES = F_FIELDS + CHIP_FEATURES
+"""Where the action table's buy multiples start in the float64 config (the players' parameters follow,
+at F_O_STRAT)."""
 NONE = -1
 """An optional rule (``None`` in Rules) as an int."""
 

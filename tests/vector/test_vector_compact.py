@@ -17,7 +17,10 @@ CONFIGS = [
     ("ShootPontoon-v0", {"rules": {"preset": "shoot", "max_boxes": 2, "double_stakes": True}}),
     ("ShootPontoon-Playtech-v0", {"num_players": 2}),
     ("ShootPontoon-Casino-v0", {"num_players": 6, "punters": "random"}),
+    ("ShootPontoon-v0", {"rules": {"preset": "shoot", "initial_shoot": 4090, "base_stake": 3, "min_stake": 3,
+                                   "max_stake": 30}, "stake_levels": [3, 30], "starting_chips": 100_000}),
 ]
+"""The last: a Shoot that grows past the chip counts whose feature the config tabulates (4,096)."""
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: c[0] + "".join(f"-{k}" for k in c[1]))
@@ -58,3 +61,17 @@ def test_a_compact_env_is_rebuilt_by_its_spec_and_passes_the_checkers(engine):
 def test_a_bad_observation_is_refused_by_name():
     with pytest.raises(ValueError, match=r"observation = 'small': expected one of \('flat', 'compact'\)"):
         gym.make("ShootPontoon-v0", observation="small")
+
+
+@pytest.mark.parametrize("unit", [1, 2, 3, 7, 100])
+def test_the_tabulated_chip_features_are_the_numpy_features(unit):
+    """The encoder looks chip features up (engine.chip_features) instead of calling log1p: every entry
+    must be what features.compact_observation makes of the flat row's chips."""
+    from shoot_pontoon_env.seat import encoding as enc
+    from shoot_pontoon_env.seat import features as feat
+    from shoot_pontoon_env.vector.engine import chip_features
+
+    table = chip_features(unit)
+    rows = np.zeros((len(table), enc.HANDS_START), dtype=np.float32)
+    rows[:, enc.CHIP_SHOOT] = np.minimum(np.arange(len(table)) / unit, enc.CHIP_BOUND).astype(np.float32)
+    assert np.array_equal(compact_observation(rows)[:, feat.CF_CHIPS], table.astype(np.float32))
