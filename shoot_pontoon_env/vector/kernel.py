@@ -320,7 +320,7 @@ def hand_class(t, k8, c, k):
     possible = c[C_PONTOON_AFTER_SPLIT] != 0 or t[hand_at(c, k, H_FROM_SPLIT)] == 0
     if possible and is_pontoon_pair(k8, start, n):
         return HC_PONTOON, 21
-    if n >= 5:
+    if n >= MAX_HAND_CARDS:
         return HC_FIVE_CARD_TRICK, total
     if total == 21:
         return HC_TWENTY_ONE, 21
@@ -336,7 +336,7 @@ def banker_class(t, k8, c):
         return HC_BUST, total
     if is_pontoon_pair(k8, K_O_BC, n):
         return HC_PONTOON, 21
-    if c[C_BANKER_TRICK] != 0 and n >= 5:
+    if c[C_BANKER_TRICK] != 0 and n >= MAX_HAND_CARDS:
         return HC_FIVE_CARD_TRICK, total
     if total == 21:
         return HC_TWENTY_ONE, 21
@@ -398,7 +398,7 @@ def fourth_card_bet_due(t, c, k):
 @jit(I32ROW, I64, I)
 def buy_range(t, c, k):
     """Table._buy_range: (low, high), empty when low > high."""
-    if c[C_MAX_BUYS] == 0 or t[hand_at(c, k, H_CARDS)] >= 5:
+    if c[C_MAX_BUYS] == 0 or t[hand_at(c, k, H_CARDS)] >= MAX_HAND_CARDS:
         return 1, 0
     if c[C_MAX_BUYS] != NONE and t[hand_at(c, k, H_BUYS)] >= c[C_MAX_BUYS]:
         return 1, 0
@@ -996,7 +996,7 @@ def after_card(t, k8, c, k):
         reveal_hand(t, k8, c, k)
         settle_hand(t, c, k, O_LOSE, 1)
         return
-    if n >= 5:
+    if n >= MAX_HAND_CARDS:
         t[hand_at(c, k, H_DONE)] = 1
         reveal_hand(t, k8, c, k)
     elif n == 2 and hand_class(t, k8, c, k)[0] == HC_PONTOON:
@@ -1062,7 +1062,7 @@ def apply_hand_action(t, k8, c, kind, amount, rng, counts):
 def banker_done_drawing(t, k8, c):
     """Table._banker_done_drawing."""
     total, soft = best_total(k8, K_O_BC, t[T_BANKER_CARDS])
-    if total > 21 or (t[T_BANKER_CARDS] >= 5 and c[C_BANKER_STOPS_AT_FIVE] != 0):
+    if total > 21 or (t[T_BANKER_CARDS] >= MAX_HAND_CARDS and c[C_BANKER_STOPS_AT_FIVE] != 0):
         return True
     if c[C_DEALER] != 0:
         stands = c[C_DEALER_STANDS_ON]
