@@ -233,10 +233,8 @@ def exploitability_main(argv: list[str]) -> int:
     print(f"  against the banker's best response: {result.banker_best_response:+.6f} "
           f"(banker gains {signed(result.banker_gain)})")
     print(f"  punter's best response:             {result.punter_best_response:+.6f} "
-          f"(punter gains {signed(result.punter_gain)})"
-          + ("" if result.punter_best_response_splits else " without splits: a lower bound"))
-    print(f"  exploitability:                     {signed(result.exploitability)}"
-          + ("" if result.punter_best_response_splits else " (a lower bound)"))
+          f"(punter gains {signed(result.punter_gain)})")
+    print(f"  exploitability:                     {signed(result.exploitability)}")
     print("Assumptions: " + "; ".join(result.notes))
     print(f"Time taken: {result.seconds:.2f} s")
     return 0

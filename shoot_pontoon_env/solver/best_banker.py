@@ -16,18 +16,8 @@ Exact on the preset's finite shoe for a banker whose choice depends on its cards
 order, not the ranks of its ten-value cards) and on ``O``, with the approximations of split boxes
 that ``game_punter`` states (one observation for every split box, no resplits).
 
-Limits of a rule-based banker's decisions (:func:`observation_draws`):
-
-- A banker that reads the table (``shoot_aware``) is asked once per (total, softness, number of
-  cards, observation) and its answer reused for every hand of its cards that shares them: a banker
-  that decides on the composition of its cards beyond these (which values make its total) is
-  mis-modelled. Every banker of ``strategies`` decides on its total, softness and card count only.
-- The banker's :class:`SeatView` (:func:`banker_view`) is filled as the engine's ``seat_view``
-  fills it on a table reshuffled every deal with a new Shoot of ``initial_shoot``: ``shoe_size`` the
-  whole shoe, ``shoot_capacity`` the Shoot less the unsettled Shoot bets (within ``max_shoot_bet``);
-  but ``balance`` is 0 and ``seen_counts`` empty (the engine's depend on the session), and a split
-  box shows no punter hands. Only a banker that ignores these (every rule-based banker of
-  ``strategies``) is modelled exactly.
+The banker's decisions when it is a given player (rule-based or trained), and the views it is asked
+through: ``banker_views`` (its names are importable from here as before).
 """
 
 from __future__ import annotations
@@ -38,19 +28,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..actions import Action, ActionKind, LegalMove
-from ..cards import CARDS_PER_DECK, best_total
-from ..engine.table import Phase
-from ..engine.view import HandView, SeatView
-from ..rules import Rules
+from ..actions import Action, ActionKind
+from ..engine.view import SeatView
 from ..strategies import Strategy
-from .dealer import own_cards_only, strategy_rule
+from .banker_views import (
+    Decisions,
+    SplitModelBanker,
+    banker_hand_views,
+    banker_view,
+    decides_on_total,
+    observation_draws,
+    split_box_views,
+    strategy_draws,
+)
 from .game_banker import BankerSpace, JointChance, banker_space
-from .game_punter import (BANKER_SEAT, PUNTER_SEAT, SPLIT_OBSERVATION, HandKey, Observation, PunterRows,
-                          STARTING_CHIPS, card_of, observation_of, shoot_capacity)
-
-Decisions = dict[int, np.ndarray]
-"""Level -> (n_m, n_O) bool: the banker draws at that hand facing that observation."""
+from .game_punter import Observation, PunterRows, observation_of, value_index
 
 ROW_BATCH = 2000
 """Rows per chunk of the chances (memory: a few arrays of (hands of a level, rows))."""
@@ -185,88 +177,6 @@ def parent_hands(space: BankerSpace) -> dict[int, tuple[np.ndarray, np.ndarray]]
     return out
 
 
-def banker_hand_views(observation: Observation) -> tuple[HandView, ...]:
-    """The punter's hands as the banker's :class:`SeatView` shows them, from an observation (none
-    for :data:`SPLIT_OBSERVATION`, whose hands are not modelled)."""
-    if observation == SPLIT_OBSERVATION:
-        return ()
-    views = []
-    for key in observation:
-        k = HandKey(*key)
-        views.append(HandView(PUNTER_SEAT, tuple(card_of(v) for v in k.visible), k.hidden, k.stake,
-                              k.original_stake, k.shoot_bet, k.buys, k.twists, k.doubled, k.from_split,
-                              k.done, k.settled, k.bust, -(k.stake + k.shoot_bet) if k.settled else 0))
-    return tuple(views)
-
-
-def banker_view(rules: Rules, values: tuple[int, ...], observation: Observation) -> SeatView:
-    """The banker's view when it decides with these cards facing that observation."""
-    cards = tuple(card_of(v) for v in values)
-    total, soft = best_total(cards)
-    legal = [LegalMove(ActionKind.STICK)]
-    if rules.may_draw_on(total, soft):
-        legal.append(LegalMove(ActionKind.TWIST))
-    hands = banker_hand_views(observation)
-    shoot = rules.initial_shoot if rules.shoot else 0
-    seen = np.zeros(13, dtype=np.int64)
-    for card in (*cards, *(c for h in hands for c in h.cards)):
-        seen[card >> 2] += 1  # the cards the banker sees this deal (its own, the punter's face-up ones)
-    return SeatView(
-        seat=BANKER_SEAT, is_banker=True, banker=BANKER_SEAT, rules=rules, phase=Phase.BANKER,
-        legal=tuple(legal), shoot=shoot, shoot_capacity=shoot_capacity(rules, shoot, hands), reserve=0,
-        shoot_bet_point=None, current=None, hands=hands, banker_cards=cards, banker_hidden=0,
-        seen_counts=seen, shoe_size=CARDS_PER_DECK * rules.num_decks,
-        balance=STARTING_CHIPS - shoot, num_players=2)
-
-
-def strategy_draws(strategy: Strategy, rows: PunterRows, space: BankerSpace, seed: int = 0) -> Decisions:
-    """A rule-based banker's decisions facing each observation of ``rows`` (:func:`observation_draws`)."""
-    return observation_draws(strategy, rows.rules, rows.observations, ~rows.all_settled, space, seed)
-
-
-def observation_draws(strategy: Strategy, rules: Rules, observations: list[Observation], live: np.ndarray,
-                      space: BankerSpace, seed: int = 0) -> Decisions:
-    """A rule-based banker's decisions at every hand it can reach facing each observation (``live``:
-    not every punter hand bust). A banker that draws on its own cards only is asked once per hand;
-    another is asked with the whole view, only where its own earlier choices can bring it (forward,
-    level by level), once per (total, softness, number of cards, observation): it is taken to
-    decide on its cards through these, as every banker of ``strategies`` does (one that decides on
-    which values make its total is mis-modelled; see the module doc)."""
-    n_obs = len(observations)
-    out: Decisions = {m: np.zeros((len(lv.values), n_obs), dtype=bool) for m, lv in space.levels.items()}
-    if own_cards_only(strategy):
-        rule = strategy_rule(strategy, rules)
-        for m, lv in space.levels.items():
-            wants = np.array([bool(c) and rule.wants_card(v) for v, c in zip(lv.values, lv.can_draw)])
-            out[m] = wants[:, None] & live[None, :]
-        return out
-    reach = np.zeros((len(space.levels[2].values), n_obs), dtype=bool)
-    reach[space.start > 0] = True
-    asked: dict[tuple[int, bool, int, int], bool] = {}
-    for m in sorted(space.levels):
-        lv = space.levels[m]
-        ask = reach & lv.can_draw[:, None] & live[None, :]
-        for i, o in zip(*np.nonzero(ask)):
-            values = lv.values[i]
-            total, soft = best_total([card_of(v) for v in values])
-            key = (total, soft, len(values), int(o))
-            if key not in asked:
-                view = banker_view(rules, values, observations[o])
-                action: Action = strategy.act(view, np.random.default_rng(seed))
-                if action.kind not in (ActionKind.STICK, ActionKind.TWIST):
-                    raise ValueError(f"banker strategy {strategy!r} answered {action} to a stick/twist "
-                                     "choice")
-                asked[key] = action.kind == ActionKind.TWIST
-            out[m][i, o] = asked[key]
-        if m + 1 in space.levels:
-            nxt = np.zeros((len(space.levels[m + 1].values), n_obs), dtype=bool)
-            for v in range(lv.child.shape[1]):
-                ok = lv.child[:, v] >= 0
-                np.logical_or.at(nxt, lv.child[ok, v], out[m][ok])
-            reach = nxt
-    return out
-
-
 class ResponseBanker(Strategy):
     """A banker that plays given decisions (a best response) at an engine table, heads-up: it reads
     its own cards and the punter's hands from its :class:`SeatView`."""
@@ -277,7 +187,7 @@ class ResponseBanker(Strategy):
         self.result = result
 
     def banker_play(self, view: SeatView, rng: np.random.Generator) -> Action:
-        values = tuple(min(c // 4, 9) for c in view.banker_cards)
+        values = tuple(value_index(c) for c in view.banker_cards)
         m, i = self.result.space.index(values)
         observation = observation_of(view.hands)
         try:
@@ -290,3 +200,7 @@ class ResponseBanker(Strategy):
             return Action(ActionKind.TWIST)
         return Action(ActionKind.STICK)
 
+
+__all__ = ["BankerResult", "Decisions", "ResponseBanker", "SplitModelBanker", "banker_hand_chances",
+           "banker_hand_views", "banker_view", "decides_on_total", "evaluate", "observation_draws",
+           "parent_hands", "split_box_views", "strategy_draws"]

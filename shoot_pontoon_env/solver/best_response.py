@@ -26,32 +26,50 @@ What is exact and what is approximated:
   (tests/solver/test_best_response.py): for ``tips`` against its best response, allowing resplits
   moves the value by +0.0004 +/- 0.0002 per unit stake (300,000 paired deals).
 - **Split boxes** (about 2% of deals for ``tips``): the banker's observation of a split box is only
-  "the punter split" (its best response does not read the split hands' face-up cards or stakes; a
-  rule-based banker that reads the table is asked with no punter hands in view there); and the two
-  hands of a split box are played as the first hand plays (a policy that decides on the other
-  hand's cards would differ).
-- The punter's best response: against a banker that draws on its own cards only (stand-on-N, the
-  dealer rule) the exact solver's optimum (``solve`` at two hands a box, splits included); against a
-  banker that reads the punter's box (``shoot_aware``) the exact best response among plays without
-  splits or Shoot bets at the base stake (``best_punter``), a lower bound of the whole best response
-  (splitting adds about 0.0011 per unit stake against ``stand17``). Without splits the two agree to
-  1e-15, and the solver's optimum's value computed by ``game_punter`` equals the solver's own at two
-  hands a box to 1e-12 (tests/solver/test_best_response.py).
-- Rule-based players are asked through a :class:`SeatView` filled as the engine fills it, except
-  ``balance`` (0) and, for the banker, ``seen_counts``; a banker that reads the table is asked once
-  per (total, softness, number of cards, observation) (``best_banker``). Only players that ignore
-  these (every strategy of ``strategies`` and the solver's optimum) are modelled exactly.
+  "the punter split" (with the box's stake and Shoot bet: ``game_punter.split_observation``); its
+  best response does not read the split hands' cards, buys or busts, and a banker that reads the
+  table is asked there with the split box it meets most, two split hands stuck on their two
+  face-down cards (``banker_views.split_box_views``; where it reads more of them at the engine, the
+  difference is measured by ``banker_views.SplitModelBanker``, docs/RESULTS.md). The two hands of a
+  split box are played as the first hand plays (a policy that decides on the other hand's cards
+  would differ).
+- The punter's best response, splits included (at most two hands a box): against a banker that
+  draws on its own cards only (stand-on-N, the dealer rule) the exact solver's optimum (``solve``
+  at two hands a box); against any other banker (one that reads the punter's box, ``shoot_aware``,
+  a trained banker) the best response among plays at the base stake without Shoot bets, each split
+  hand deciding on its own cards and its pair (the second hand could also read the first's cards),
+  exact for those plays (``best_punter``, its splits by ``split_response``; leaving out Shoot bets
+  costs nothing in the preset, where a Shoot bet before the deal is worth -0.137 per chip). The two
+  agree against the fixed bankers to 1e-12 (with splits and without: tests/solver/
+  test_split_response.py, test_best_response.py; measured, 4e-16 at most), and the solver's
+  optimum's value computed by ``game_punter`` equals the solver's own at two hands a box to 1e-12
+  (tests/solver/test_best_response.py).
+- Players are asked through a :class:`SeatView` filled as the engine fills it on a new table (the
+  balance of ``game_punter.STARTING_CHIPS`` less what the seat has put on the table this deal, the
+  cards seen this deal), the cards as values (a ten-value card shown as the Ten); a banker of
+  ``strategies`` that reads the table is asked once per (total, softness, number of cards,
+  observation), any other (a trained banker) at every hand of its cards facing each observation
+  (``banker_views``). Every strategy of ``strategies`` and the solver's optimum are modelled exactly,
+  but for ``shoot_aware`` facing a split box in two cases, where it reads at the engine what the
+  model's split box (``banker_views.split_box_views``) does not show: where every live split hand
+  lies face up (it stands on 15 or 16 if that beats them); and where the box holds a Shoot bet of at
+  least half the Shoot and the first split hand is bust: the model keeps the bet at risk on a live
+  first hand, so ``shoot_aware`` stands on 16, but at the engine the bust hand's bet is settled and
+  no longer at risk, so it stands on 17 (no built-in punter places such a bet in the preset: ``tips``
+  bets at most 4 chips and ``random`` 10 against a Shoot of 50; the punter's best response none). A
+  trained player is modelled exactly as asked so.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..rules import Rules, get_rules
 from ..strategies import Strategy, is_strategy_name, make_strategy
 from .best_banker import BankerResult, ResponseBanker, evaluate, observation_draws, strategy_draws
-from .best_punter import ResponsePunter, punter_response
+from .best_punter import PunterResponse, ResponsePunter, punter_response
 from .dealer import own_cards_only, strategy_rule
 from .game_banker import banker_space
 from .game_punter import PunterPolicy, PunterRows, check_rules, punter_rows, strategy_policy
@@ -59,11 +77,11 @@ from .game_punter import PunterPolicy, PunterRows, check_rules, punter_rows, str
 NOTES = (
     "heads-up (one punter, the banker); values are the punter's net chips per unit of initial stake",
     "every value is of one game: a box splits at most once (two hands; the engine's preset allows four)",
-    "exact on the finite shoe except split boxes: the banker sees only that the punter split, the two "
-    "split hands played alike",
-    "punter best response: the exact solver's optimum at two hands a box against a banker that draws on "
-    "its own cards; against one that reads the table, the exact best response without splits or Shoot "
-    "bets (a lower bound)",
+    "exact on the finite shoe except split boxes: the banker sees only that the punter split (a banker "
+    "that reads the table is shown two stuck split hands), the two split hands played alike",
+    "punter best response, splits included: the exact solver's optimum at two hands a box against a banker "
+    "that draws on its own cards; against one that reads the table, the exact best response at the base "
+    "stake without Shoot bets, each split hand deciding on its own cards and its pair",
 )
 
 
@@ -76,7 +94,16 @@ def two_hand_rules(rules: Rules) -> Rules:
 
 Solutions = dict
 """(rules, banker's draws) -> the solver's Solution: one solve per game within an
-:func:`exploitability`."""
+:func:`exploitability`; and :data:`PUNTER_RESPONSES` -> {(rules, id(banker)): (banker, the punter's
+:class:`PunterResponse` to it)}, the responses to the last :data:`KEPT_RESPONSES` bankers asked
+about (:func:`punter_response_to`)."""
+
+PUNTER_RESPONSES = "punter_best_responses"
+KEPT_RESPONSES = 4
+"""Punter best responses kept in a :data:`Solutions` (about 7.5 MB each on the preset): enough for a
+table of pairs to solve each banker's once (``benchmarks/exploitability_table.py`` seats four
+bankers, and asks each of them once per punter), bounded for a caller that asks about a new banker
+each time and never again (``train.table_exploitability``: one per generation)."""
 
 
 def _draw_signature(banker: Strategy, rules: Rules) -> tuple:
@@ -150,15 +177,52 @@ def pair_value(punter: Strategy | PunterPolicy | PunterRows, banker: Strategy, r
 
 def punter_best_response(banker: Strategy, rules: Rules | str = "shoot",
                          solutions: Solutions | None = None) -> float:
-    """The punter's best value against the rule-based ``banker``, in the game of the pair value and
-    the banker's best response: at most two hands a box (:func:`two_hand_rules`; see the module doc)."""
+    """The punter's best value against ``banker`` (a rule-based or trained banker), splits included, in
+    the game of the pair value and the banker's best response: at most two hands a box
+    (:func:`two_hand_rules`; see the module doc)."""
     rules = get_rules(rules)
     check_rules(rules)
     if own_cards_only(banker):
         return _solve(two_hand_rules(rules), banker, solutions).expected_return
-    space = banker_space(rules)
-    return punter_response(rules, lambda obs, live: observation_draws(banker, rules, obs, live, space),
-                           space).value
+    return punter_response_to(banker, rules, solutions).value
+
+
+def punter_response_to(banker: Strategy, rules: Rules | str = "shoot", solutions: Solutions | None = None
+                       ) -> PunterResponse:
+    """The punter's best response (``best_punter``, splits included) to any banker, kept in
+    ``solutions`` under the banker (one response per banker across pairs: :func:`kept_response`);
+    :class:`ResponsePunter` plays it at an engine table. (:func:`punter_best_response` takes the
+    solver's optimum instead where the banker draws on its own cards: the same value, solved
+    faster.)"""
+    rules = get_rules(rules)
+
+    def solve_it() -> PunterResponse:
+        space = banker_space(rules)
+        return punter_response(rules, lambda obs, live: observation_draws(banker, rules, obs, live, space),
+                               space)
+
+    if solutions is None:
+        return solve_it()
+    return kept_response(solutions, rules, banker, solve_it)
+
+
+def kept_response(solutions: Solutions, rules: Rules, banker: Strategy,
+                  solve_it: Callable[[], PunterResponse]) -> PunterResponse:
+    """The response kept in ``solutions`` for this banker object and rules, else ``solve_it()``, kept
+    in place of the least recently asked of more than :data:`KEPT_RESPONSES`. An entry holds its
+    banker, so its id stays its own while kept; rules holding an unhashable option are not kept."""
+    kept = solutions.setdefault(PUNTER_RESPONSES, {})
+    key = (rules, id(banker))
+    try:
+        entry = kept.pop(key, None)
+    except TypeError:
+        return solve_it()
+    if entry is None:
+        entry = (banker, solve_it())
+    kept[key] = entry  # the most recently asked last
+    while len(kept) > KEPT_RESPONSES:
+        del kept[next(iter(kept))]
+    return entry[1]
 
 
 class PairGains:
@@ -197,10 +261,9 @@ class Exploitability(PairGains):
     punter_best_response: float
     """The punter's best value against the banker."""
     punter_best_response_splits: bool
-    """True where the punter's best response is the solver's optimum (splits included, at most two
-    hands a box, the game of every value here). False where it leaves splits out (a banker that reads
-    the table): then it is a lower bound, and so are the punter's gain and the exploitability (the
-    gain may even come out below zero against a punter that splits well, such as ``optimal``)."""
+    """Whether the punter's best response includes splits (at most two hands a box, the game of every
+    value here): always True since package 0.9, against every banker; kept for readers of the JSON
+    (before, a banker that reads the table got a best response without splits, a lower bound)."""
     seconds: float
     notes: tuple[str, ...] = field(default=NOTES)
 
@@ -230,8 +293,9 @@ def exploitability(punter: str | Strategy, banker: str | Strategy, rules: Rules 
     best = evaluate(rows, space)
     pair = evaluate(rows, space, strategy_draws(b, rows, space))
     return Exploitability(rules.name, getattr(p, "name", repr(p)), getattr(b, "name", repr(b)), pair.value,
-                          best.value, punter_best, own_cards_only(b), time.perf_counter() - begin)
+                          best.value, punter_best, True, time.perf_counter() - begin)
 
 
-__all__ = ["Exploitability", "ResponseBanker", "ResponsePunter", "banker_best_response", "exploitability",
-           "make_player", "pair_value", "punter_best_response", "punter_response", "two_hand_rules"]
+__all__ = ["Exploitability", "PunterResponse", "ResponseBanker", "ResponsePunter", "banker_best_response",
+           "exploitability", "make_player", "pair_value", "punter_best_response", "punter_response",
+           "punter_response_to", "two_hand_rules"]

@@ -12,7 +12,7 @@ average strategies as players of ``best_response``'s model and computes, with it
   observation shows it (twisted cards as a multiset: :func:`multiset_rows`), the banker's information
   in the reduced game (``Measured.exploitability_reduced_game``, the certificate in that game);
 - the punter's best response: ``best_punter.punter_response`` (a punter who knows which cards it
-  twisted; the model's, exact without splits and Shoot bets, which the reduced game has none of).
+  twisted; the model's, exact without Shoot bets, which the reduced game has none of).
 
 Two punters (``recall``):
 
@@ -279,7 +279,7 @@ class MixedPair(PairGains):
     banker_best_response: float
     """Against the ``SeatView`` banker's best response (as every pair of ``best_response``)."""
     punter_best_response: float
-    """Exact: the reduced game has no splits or Shoot bets, which the punter's model leaves out."""
+    """Exact: the reduced game has no Shoot bets, which the punter's model leaves out."""
 
     def to_dict(self) -> dict:
         return {"punter": self.punter, "banker": self.banker, "exploitability": self.exploitability,

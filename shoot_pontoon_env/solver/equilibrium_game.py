@@ -27,11 +27,11 @@ import numpy as np
 from ..actions import Action
 from ..rules import Rules, get_rules
 from .best_banker import banker_hand_chances, parent_hands
-from .best_punter import PunterTree, counts_total
 from .dealer import NUM_OUTCOMES, PONTOON
 from .game_banker import BankerSpace, JointChance, banker_space
 from .game_punter import HandKey, Observation, check_rules
 from .payoff import payoff_matrices, punter_class
+from .punter_tree import PunterTree, counts_total, hand_counts
 from .space import ACE, NUM_VALUES, TEN
 
 
@@ -88,7 +88,7 @@ def sorted_observation(observation: Observation) -> Observation:
 
 
 class _SortedTree(PunterTree):
-    """``best_punter``'s tree of punter states with the twisted cards kept as a multiset (ascending),
+    """``punter_tree``'s tree of punter states with the twisted cards kept as a multiset (ascending),
     so that the banker's observation is the flat observation's."""
 
     def _after(self, hidden: tuple[int, ...], stake: int, buys: int, twists: tuple[int, ...]
@@ -100,7 +100,7 @@ def info_key(state: tuple) -> tuple:
     """What the punter's flat observation shows of a state (hidden counts, stake, buys, twists):
     all its value counts, its stake, buys and number of twists."""
     hidden, stake, buys, twists = state
-    counts = tuple(h + twists.count(v) for v, h in enumerate(hidden))
+    counts = hand_counts(hidden, twists)
     return counts, stake, buys, len(twists)
 
 

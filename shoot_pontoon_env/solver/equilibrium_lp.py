@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .best_punter import counts_total
 from .cfr import Solver
 from .equilibrium_game import HeadsUpGame
+from .punter_tree import counts_total
 from .space import NUM_VALUES
 
 

@@ -23,8 +23,10 @@ ranks of the ten-value positions are a uniform random assignment of the shoe's t
 Split boxes (approximated; about 2% of deals for ``tips``; the effect of the missing resplits is
 measured by a paired Monte Carlo in tests/solver/test_best_response.py):
 
-- the banker's observation of every split box is one, :data:`SPLIT_OBSERVATION`: "the punter
-  split" (it does not read the split hands' face-up cards, stakes or busts);
+- the banker's observation of every split box of a stake and Shoot bet is one,
+  :func:`split_observation`: "the punter split" (it does not read the split hands' face-up cards,
+  buys or busts), and a banker that reads the table is asked facing it with the split box it meets
+  most, two split hands stuck on their two face-down cards (``banker_views.split_box_views``);
 - no resplits: a box has at most two hands (the policy is not offered a third); ``best_response``
   solves the punter's best response under the same cap, so every value it reports is of this game;
 - each split hand's plays are enumerated on their own and the two combined as independent: exact
@@ -37,9 +39,9 @@ down (``buy_face_down``; the observation takes every bought card as hidden).
 
 The policy's :class:`SeatView` is filled as the engine's ``seat_view`` fills it on a table reshuffled
 every deal, a new Shoot of ``initial_shoot`` in play: ``shoe_size`` is the whole shoe,
-``shoot_capacity`` the Shoot less the Shoot bets outstanding (within ``max_shoot_bet``), but
-``balance`` is 0 (the engine's depends on the session's history). Only a policy that ignores the
-balance (every rule-based punter and the solver's optimum) is modelled exactly.
+``shoot_capacity`` the Shoot less the Shoot bets outstanding (within ``max_shoot_bet``),
+``balance`` :data:`STARTING_CHIPS` less the box's stakes and Shoot bet (the engine's depends on the
+session's history: a deal at a new table shows this).
 """
 
 from __future__ import annotations
@@ -163,6 +165,8 @@ def card_of(value: int) -> int:
 
 
 def value_index(card: int) -> int:
+    """The value index of a card int (a ten-value card as the Ten): the one place a card becomes a
+    value, as the model's views and the players asked through them read it."""
     return min(card // 4, TEN)
 
 
@@ -178,15 +182,23 @@ def hand_key(h: HandView) -> HandKey:
                    h.buys, h.twists, h.doubled, h.from_split, h.done, h.settled, h.bust)
 
 
-SPLIT_OBSERVATION: Observation = (("split",),)
-"""Every split box, as one observation (see the module doc)."""
+def split_observation(stake: int, shoot_bet: int = 0) -> Observation:
+    """Every split box of this original stake and Shoot bet (on the box's first hand), as one
+    observation (see the module doc)."""
+    return (("split", stake, shoot_bet),)
+
+
+def is_split_observation(observation: Observation) -> bool:
+    """Whether an observation is a split box's (:func:`split_observation`, of any stake and Shoot bet):
+    the banker is shown such a box as :func:`~.banker_views.split_box_views`, not by its hands."""
+    return bool(observation) and observation[0][0] == "split"
 
 
 def observation_of(hands: tuple[HandView, ...]) -> Observation:
     """The :data:`Observation` of a banker's ``SeatView.hands`` (engine or mirror); a split box is
-    :data:`SPLIT_OBSERVATION`."""
+    its :func:`split_observation`."""
     if any(h.from_split for h in hands):
-        return SPLIT_OBSERVATION
+        return split_observation(hands[0].original_stake, sum(h.shoot_bet for h in hands))
     return tuple(hand_key(h) for h in hands)
 
 
@@ -497,14 +509,15 @@ def punter_rows(rules: Rules, policy: PunterPolicy) -> PunterRows:
                 peek_payoff[k] += p * (g_peek[cls, PONTOON] * stake + h_peek[cls, PONTOON] * bet) / stake
                 for box, w in mirror.next_hand(hands, -1, p, known):
                     _add_row(acc, settled, box, w, mirror.payoff_row(box, stake))
+    split = split_observation(stake, bet)
     for counts, rows in mirror.splits:
         for c, row in zip(counts, rows):
-            _accumulate(acc, (SPLIT_OBSERVATION, tuple(int(x) for x in c)), row)
+            _accumulate(acc, (split, tuple(int(x) for x in c)), row)
     if mirror.splits:
-        settled[SPLIT_OBSERVATION] = False
-    observations = sorted(o for o in settled if o != SPLIT_OBSERVATION)
+        settled[split] = False
+    observations = sorted(o for o in settled if o != split)
     if mirror.splits:
-        observations.append(SPLIT_OBSERVATION)
+        observations.append(split)
     index = {o: i for i, o in enumerate(observations)}
     keys = sorted(acc, key=lambda ok: (index[ok[0]], ok[1]))
     return PunterRows(

@@ -1,0 +1,233 @@
+"""One punter hand as a tree of information states, and its finished hands' values against a banker
+given by its decisions per observation: what ``best_punter`` (the hand as dealt),
+``split_response`` (a split hand) and ``equilibrium_game`` build on.
+
+A state is the hand's hidden cards (the two dealt and the bought ones, as value counts: their order
+changes nothing that follows), its stake, its buys and its twisted cards in order (the banker sees
+those). A finished hand is a row ``(O, K, W)``: the observation ``O`` the banker meets, the value
+counts ``K`` of the cards dealt (the punter's, and any other card known to be out of the shoe) and
+the payoff ``W`` per banker outcome. Its value against the banker is, with ``n_O(b)`` the ordered
+lines of play by which the banker reaches hand ``b`` and stands there facing ``O``,
+
+    L(O, K) = sum_b n_O(b) chance(K, b) W[outcome(b)],
+
+joint with the chance of the cards, so a state's value is the most, over its legal actions, of the
+sum of its children's values, and the maxima compare like conditional expectations (all children of
+a state share its chance).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from ..actions import Action, ActionKind
+from ..cards import FIVE_CARDS, best_total
+from ..engine.table import buy_range
+from ..rules import Rules
+from .banker_views import Decisions
+from .best_banker import banker_hand_chances, parent_hands
+from .dealer import NUM_OUTCOMES
+from .game_banker import BankerSpace, JointChance
+from .game_punter import HandKey, Observation, cards_of_counts
+from .payoff import payoff_matrices, punter_class
+from .space import NUM_VALUES
+
+ROW_CHUNK = 1000
+"""Finished hands per chunk of :func:`row_values` (memory: a few arrays of (rows, banker hands of
+every level), about 18 MB each on the preset)."""
+
+
+def bust_observation(stake: int) -> Observation:
+    """A bust hand of this stake: the banker does not play, so one observation per stake serves."""
+    return (("bust", stake),)
+
+
+@lru_cache(maxsize=1 << 18)
+def hand_counts(hidden: tuple[int, ...], twists: tuple[int, ...]) -> tuple[int, ...]:
+    """The value counts of a hand's cards: its hidden ones' counts and its twisted values (remembered:
+    a tree asks it of the same tens of thousands of hands millions of times)."""
+    return tuple(h + twists.count(v) for v, h in enumerate(hidden))
+
+
+@lru_cache(maxsize=1 << 16)
+def counts_total(counts: tuple[int, ...]) -> tuple[int, bool]:
+    """(best total, soft) of value counts: ``cards.best_total``, the one hand valuation (remembered:
+    a tree asks it of the same few thousand hands hundreds of thousands of times)."""
+    return best_total(cards_of_counts(counts))
+
+
+class PunterTree:
+    """The punter's information states and finished hands (``rows``), built once."""
+
+    def __init__(self, rules: Rules, stake: int) -> None:
+        self.rules = rules
+        self.stake = stake
+        self.g, _ = payoff_matrices(rules, False)
+        self.obs: dict[Observation, int] = {}
+        self.rows: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.row_payoff: list[np.ndarray] = []
+        self.nodes: dict[tuple, list[list[tuple[bool, int]]]] = {}
+        """state -> actions -> children as (is_row, index): ``is_row`` a finished hand, else a state."""
+        self.index: dict[tuple, int] = {}
+        self.order: list[tuple] = []
+        self.moves: dict[tuple, list[Action]] = {}
+        """state -> the action of each entry of ``nodes[state]``."""
+        self.reached: dict[tuple, tuple[bool, int]] = {}
+        """(hidden, stake, buys, twists) -> what :meth:`_after` gave (a hand is reached by many lines)."""
+
+    def row(self, observation: Observation, counts: tuple[int, ...], payoff: np.ndarray) -> tuple[bool, int]:
+        o = self.obs.setdefault(observation, len(self.obs))
+        key = (o, counts)
+        if key not in self.rows:
+            self.rows[key] = len(self.rows)
+            self.row_payoff.append(payoff)
+        return True, self.rows[key]
+
+    def finished(self, hidden: tuple[int, ...], stake: int, buys: int, twists: tuple[int, ...], bust: bool
+                 ) -> tuple[bool, int]:
+        """The row of a hand that stands (stuck, a 21 that may not draw, a Five Card Trick) or is bust."""
+        counts = hand_counts(hidden, twists)
+        ncards = sum(counts)
+        total, _ = counts_total(counts)
+        unit = self.stake
+        if bust:
+            return self.row(bust_observation(stake), counts, np.full(NUM_OUTCOMES, -stake / unit))
+        shown = ncards >= FIVE_CARDS
+        visible = tuple(sorted(v for v, c in enumerate(counts) for _ in range(c))) if shown else twists
+        key = HandKey(visible, hidden=0 if shown else 2 + buys, stake=stake, original_stake=self.stake,
+                      buys=buys, twists=len(twists))
+        cls = punter_class(total, ncards, False)
+        return self.row((key,), counts, self.g[cls] * stake / unit)
+
+    def build(self, hidden: tuple[int, ...], stake: int, buys: int, twists: tuple[int, ...]
+              ) -> tuple[bool, int]:
+        """The state of a hand that decides now (its children built first)."""
+        key = (hidden, stake, buys, twists)
+        if key in self.nodes:
+            return False, self.index[key]
+        rules = self.rules
+        counts = hand_counts(hidden, twists)
+        ncards = sum(counts)
+        total, soft = counts_total(counts)
+        actions: list[list[tuple[bool, int]]] = []
+        moves: list[Action] = []
+        if total >= rules.stick_minimum:
+            actions.append([self.finished(hidden, stake, buys, twists, False)])
+            moves.append(Action(ActionKind.STICK))
+        if ncards < FIVE_CARDS and rules.may_draw_on(total, soft):
+            actions.append([self._after(hidden, stake, buys, twists + (v,)) for v in range(NUM_VALUES)])
+            moves.append(Action(ActionKind.TWIST))
+            low, high = self._buy_range(stake, buys, twists)
+            bought = [tuple(h + (v == u) for u, h in enumerate(hidden)) for v in range(NUM_VALUES)]
+            for amount in range(low, high + 1):
+                actions.append([self._after(cards, stake + amount, buys + 1, twists) for cards in bought])
+                moves.append(Action(ActionKind.BUY, amount))
+        if not actions:  # cannot happen: a hand that may not draw stands on 15 or more
+            raise AssertionError(f"no legal action at {key}")
+        self.nodes[key] = actions
+        self.moves[key] = moves
+        self.index[key] = len(self.index)
+        self.order.append(key)
+        return False, self.index[key]
+
+    def _after(self, hidden: tuple[int, ...], stake: int, buys: int, twists: tuple[int, ...]
+               ) -> tuple[bool, int]:
+        """``Table._after_card``: bust, Five Card Trick, or a decision."""
+        key = (hidden, stake, buys, twists)
+        node = self.reached.get(key)
+        if node is None:
+            counts = hand_counts(hidden, twists)
+            total, _ = counts_total(counts)
+            if total > 21:
+                node = self.finished(hidden, stake, buys, twists, True)
+            elif sum(counts) >= FIVE_CARDS or self.stands(counts):
+                node = self.finished(hidden, stake, buys, twists, False)
+            else:
+                node = self.build(hidden, stake, buys, twists)
+            self.reached[key] = node
+        return node
+
+    def stands(self, counts: tuple[int, ...]) -> bool:
+        """A hand of these cards that stands as dealt, before five cards (none here: a dealt Pontoon
+        is a start, not a state)."""
+        return False
+
+    def _buy_range(self, stake: int, buys: int, twists: tuple[int, ...]) -> tuple[int, int]:
+        """``Table``'s buy range for a hand of this stake, buys and twists (fewer than five cards)."""
+        return buy_range(self.rules, 0, buys, len(twists), self.stake, stake)
+
+
+def row_values(tree: PunterTree, draws: Decisions, space: BankerSpace, joint: JointChance) -> np.ndarray:
+    """``L(O, K)`` of every finished hand of ``tree`` against ``draws`` (level -> (n_m, n_O) with a
+    column per observation of the tree, in its order; bool, or a mixed banker's chances of drawing).
+    A bust box's rows: the banker's lines from a start add up to the start's chance whatever it does.
+
+    A row's chances depend on its value counts only, and about one row in ten has counts of its own:
+    the chances are found once per value counts (``best_banker.banker_hand_chances``, the rows taken
+    in order of their counts), and each row's sum over banker hands is taken per outcome first (a
+    product with one column per outcome), then weighed by its payoffs."""
+    keys = sorted(tree.rows, key=tree.rows.get)
+    obs = np.array([o for o, _ in keys], dtype=np.int64)
+    unique, which = np.unique(np.array([c for _, c in keys], dtype=np.int64), axis=0, return_inverse=True)
+    which = which.reshape(-1)
+    payoff = np.array(tree.row_payoff)
+    stand = standing(draws, space, len(tree.obs))
+    outcome = np.concatenate([space.levels[m].outcome for m in sorted(space.levels)])
+    by_outcome = (outcome[:, None] == np.arange(NUM_OUTCOMES)[None, :]).astype(np.float64)
+    parents = parent_hands(space)
+    values = np.zeros(len(keys))
+    order = np.argsort(which, kind="stable")  # a chunk's rows share few value counts
+    for r0 in range(0, len(order), ROW_CHUNK):
+        rows = order[r0:r0 + ROW_CHUNK]
+        first = int(which[rows[0]])
+        cards = unique[first:int(which[rows[-1]]) + 1]
+        chance = np.hstack([c.T for _, c in banker_hand_chances(cards, space, joint, parents)])
+        lines = (chance[which[rows] - first] * stand[obs[rows]]) @ by_outcome  # (row, outcome)
+        values[rows] = (lines * payoff[rows]).sum(axis=1)
+    return values
+
+
+def standing(draws: Decisions, space: BankerSpace, n_obs: int) -> np.ndarray:
+    """(observations, banker hands of every level in order): the ordered lines of play by which the
+    banker reaches each hand and stands there, facing each observation (forward, level by level; a
+    row per observation, as :func:`row_values` reads them)."""
+    sizes = [len(space.levels[m].values) for m in sorted(space.levels)]
+    out = np.empty((n_obs, sum(sizes)))
+    reach = np.repeat(space.start[:, None].astype(np.float64), n_obs, axis=1)
+    at = 0
+    for m, size in zip(sorted(space.levels), sizes):
+        lv = space.levels[m]
+        if draws[m].dtype == bool:
+            twist = draws[m] & lv.can_draw[:, None]
+            out[:, at:at + size] = (reach * ~twist).T
+        else:  # a mixed banker: the chance it draws
+            twist = draws[m] * lv.can_draw[:, None]
+            out[:, at:at + size] = (reach * (1.0 - twist)).T
+        at += size
+        if m + 1 in space.levels:
+            nxt = np.zeros((len(space.levels[m + 1].values), n_obs))
+            moving = reach * twist
+            for v in range(lv.child.shape[1]):
+                ok = lv.child[:, v] >= 0
+                nxt[lv.child[ok, v]] += moving[ok]  # one more v leads distinct hands to distinct hands
+            reach = nxt
+    return out
+
+
+def best_actions(tree: PunterTree, rows: np.ndarray) -> tuple[dict[int, float], dict[tuple, Action]]:
+    """Backward induction: each state's best value (by its index) and best action (by its key); the
+    first best on ties (stick, then twist, then the buys from the least)."""
+    value_of: dict[int, float] = {}
+    choice: dict[tuple, Action] = {}
+    for key in tree.order:  # a state's children are built (and listed) before it
+        totals = [sum(rows[i] if is_row else value_of[i] for is_row, i in children)
+                  for children in tree.nodes[key]]
+        best = int(np.argmax(totals))
+        value_of[tree.index[key]] = totals[best]
+        choice[key] = tree.moves[key][best]
+    return value_of, choice
+
+
+__all__ = ["PunterTree", "best_actions", "bust_observation", "counts_total", "hand_counts", "row_values"]
