@@ -143,8 +143,9 @@ def observation_draws(strategy: Strategy, rules: Rules, observations: list[Obser
         ask = reach & lv.can_draw[:, None] & live[None, :]
         rows, cols = np.nonzero(ask)  # row-major: each (kind of hand, observation) asked at its first hand
         if by_total:
-            kinds = {best_total([card_of(v) for v in values]): k for k, values in enumerate(lv.values)}
-            kind = np.array([kinds[best_total([card_of(v) for v in values])] for values in lv.values])
+            totals = [best_total([card_of(v) for v in values]) for values in lv.values]
+            kinds = {total: k for k, total in enumerate(totals)}  # one hand of each total asked for all
+            kind = np.array([kinds[total] for total in totals])
         else:
             kind = np.arange(len(lv.values))
         codes, first, inverse = np.unique(kind[rows] * n_obs + cols, return_index=True, return_inverse=True)

@@ -14,10 +14,12 @@ is the punter's net from ``b`` on, times the joint chance of reaching ``(b, O)``
 
 Exact on the preset's finite shoe for a banker whose choice depends on its cards' values (not their
 order, not the ranks of its ten-value cards) and on ``O``, with the approximations of split boxes
-that ``game_punter`` states (one observation for every split box, no resplits).
+that ``game_punter`` states (one observation for every split box of a stake and Shoot bet, no
+resplits).
 
 The banker's decisions when it is a given player (rule-based or trained), and the views it is asked
-through: ``banker_views`` (its names are importable from here as before).
+through: ``banker_views`` (``banker_view``, ``observation_draws`` and ``strategy_draws`` are
+importable from here as before).
 """
 
 from __future__ import annotations
@@ -33,12 +35,8 @@ from ..engine.view import SeatView
 from ..strategies import Strategy
 from .banker_views import (
     Decisions,
-    SplitModelBanker,
-    banker_hand_views,
     banker_view,
-    decides_on_total,
     observation_draws,
-    split_box_views,
     strategy_draws,
 )
 from .game_banker import BankerSpace, JointChance, banker_space
@@ -201,6 +199,5 @@ class ResponseBanker(Strategy):
         return Action(ActionKind.STICK)
 
 
-__all__ = ["BankerResult", "Decisions", "ResponseBanker", "SplitModelBanker", "banker_hand_chances",
-           "banker_hand_views", "banker_view", "decides_on_total", "evaluate", "observation_draws",
-           "parent_hands", "split_box_views", "strategy_draws"]
+__all__ = ["BankerResult", "Decisions", "ResponseBanker", "banker_hand_chances", "banker_view", "evaluate",
+           "observation_draws", "parent_hands", "strategy_draws"]

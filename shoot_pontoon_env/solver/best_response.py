@@ -168,7 +168,7 @@ def banker_best_response(punter: Strategy | PunterPolicy | PunterRows, rules: Ru
 
 def pair_value(punter: Strategy | PunterPolicy | PunterRows, banker: Strategy, rules: Rules | str = "shoot"
                ) -> BankerResult:
-    """The value of ``punter`` against the rule-based ``banker``, and the banker's decisions."""
+    """The value of ``punter`` against ``banker`` (rule-based or trained), and the banker's decisions."""
     rules = get_rules(rules)
     rows = _rows(punter, rules)
     space = banker_space(rules)

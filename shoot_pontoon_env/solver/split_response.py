@@ -12,7 +12,7 @@ Then the box is worth exactly twice one split hand on the finite shoe: the secon
 dealt at times fixed by earlier cards, and neither the first hand, nor the banker (on its own cards
 there) reads them, so by exchangeability (predictable sampling) the first hand's cards and the
 banker's are distributed as if the second hand did not exist, and the same holds the other way. One
-split hand is a tree of information states as ``best_punter``'s (hidden value counts, stake, buys,
+split hand is a tree of information states (``punter_tree.PunterTree``: hidden value counts, stake, buys,
 twisted values), whose finished hands are rows of value counts that include the other pair card
 (the chance of a deal counts it out of the shoe) and pay as a split hand (``payoff_matrices(rules,
 True)``; a split ace and ten is a Pontoon where ``pontoon_after_split``); every buy amount the rules

@@ -60,8 +60,8 @@ def batch_seat_view(batch: TableBatch, rules: Rules, table: int = 0) -> SeatView
                   for kind, low, high in out[VIEW_FIELDS:VIEW_FIELDS + MOVE * moves].reshape(moves, MOVE).tolist())
     return SeatView(
         seat, seat == banker, banker, rules, PHASE_OF_STAGE[Stage(int(t[T_STAGE]))], legal, int(t[T_SHOOT]),
-        capacity,
-        int(t[T_RESERVE]), SHOOT_BET_POINTS[point] if point >= 0 else None, current if current >= 0 else None,
+        capacity, int(t[T_RESERVE]), SHOOT_BET_POINTS[point] if point >= 0 else None,
+        current if current >= 0 else None,
         hands, banker_cards, dealt - len(banker_cards), np.array(counts, dtype=np.int64),
         int(t[T_SHOE_SIZE]), int(t[BALANCES + seat]), int(c[C_PLAYERS]),
     )

@@ -50,13 +50,14 @@ from shoot_pontoon_env.solver.banker_views import (
     observation_draws,
     split_box_views,
 )
-from shoot_pontoon_env.solver.best_punter import PunterResponse, ResponsePunter, punter_response
+from shoot_pontoon_env.solver.best_punter import PunterResponse, ResponsePunter
 from shoot_pontoon_env.solver.best_response import (
     KEPT_RESPONSES,
     PUNTER_RESPONSES,
     kept_response,
     make_player,
     pair_value,
+    punter_response_to,
     two_hand_rules,
 )
 from shoot_pontoon_env.solver.game_banker import JointChance, banker_space
@@ -109,17 +110,12 @@ class CountingPunter(ResponsePunter):
         return action
 
 
-def response(banker: Strategy, rules) -> PunterResponse:
-    space = banker_space(rules)
-    return punter_response(rules, lambda obs, live: observation_draws(banker, rules, obs, live, space), space)
-
-
 def solved_for(rules: Rules, name: str) -> Solution:
     return solve(rules, banker=make_strategy(name))
 
 
 def response_to(rules: Rules, name: str) -> PunterResponse:
-    return response(make_strategy(name), rules)
+    return punter_response_to(make_strategy(name), rules)
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +166,7 @@ def test_each_split_is_worth_the_solvers_split_plan(once) -> None:
 @pytest.fixture(scope="module")
 def split_shy() -> tuple[Strategy, PunterResponse]:
     banker = SplitShyBanker()
-    return banker, response(banker, SMALL)
+    return banker, punter_response_to(banker, SMALL)
 
 
 PUNTERS = ("tips", "threshold15", "threshold17", "optimal")
@@ -210,7 +206,7 @@ def test_best_response_to_a_split_shy_banker_beats_every_punter(split_shy, small
 
 def test_best_response_to_shoot_aware_beats_every_punter(small_punters) -> None:
     banker = make_strategy("shoot_aware")
-    check_best(banker, response(banker, SMALL), SMALL, small_punters)
+    check_best(banker, punter_response_to(banker, SMALL), SMALL, small_punters)
 
 
 def test_the_response_played_through_the_game_code_is_worth_its_value(split_shy) -> None:
@@ -360,7 +356,7 @@ def test_best_response_to_shoot_aware_on_the_preset() -> None:
     and the best response without splits, and 1,000,000 engine deals at two hands a box within 3
     standard errors (about 0.0045 here)."""
     banker = make_strategy("shoot_aware")
-    best = response(banker, SHOOT)
+    best = punter_response_to(banker, SHOOT)
     check_best(banker, best, SHOOT, punters(SHOOT))
     assert pair_value(ResponsePunter(best), banker, SHOOT).value == pytest.approx(best.value, abs=1e-12)
     results = heads_up_results(banker, ResponsePunter(best), two_hand_rules(SHOOT), 1_000_000, seed=24)
