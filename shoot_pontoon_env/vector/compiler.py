@@ -29,6 +29,8 @@ from typing import Any, NamedTuple
 import numba
 from numba import njit
 
+from . import indexing
+
 ENV, POLICY, EVALUATION, WHOLE_TABLE = "env", "policy", "evaluation", "whole_table"
 GROUPS = (ENV, POLICY, EVALUATION, WHOLE_TABLE)
 """In compile order: the env's functions first, which every other group's entry points call; the
@@ -92,6 +94,7 @@ class KernelCompiler:
         reason = disabled_reason()
         if reason is not None:
             raise RuntimeError(reason)
+        indexing.install(self._namespace["__name__"])  # the kernel's indices never count from the end
         with self._lock:
             for name in (GROUPS if group is None else dict.fromkeys((*NEEDS.get(group, (ENV,)), group))):
                 if name not in self._compiled:

@@ -128,7 +128,8 @@ def jit(*arg_types, entry=False, call=False, ir=False):
     cached on disk beside this module; only ``entry`` points are callable from Python. Compiled
     lazily (``compiler.py``): a group on the first call of one of its entry points. Nothing is
     compiled with numba's reference counting (``_nrt``): the kernel allocates nothing, and the
-    Generator, whose unboxing would need it, reaches the kernel as a handle (``bitgen.py``).
+    Generator, whose unboxing would need it, reaches the kernel as a handle (``bitgen.py``). Nor with
+    numba's negative-index wraparound (``indexing.py``): no index of the kernel counts from the end.
 
     Every other function is inlined into its callers by LLVM (``forceinline``): a numba call passes
     each array as seven words, so the game's many small functions cost more in calls than in work
