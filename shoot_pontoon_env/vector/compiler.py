@@ -74,6 +74,7 @@ class KernelCompiler:
         self._cache_dir: str | None | bool = None
         """None: not decided yet; "": numba's own place; a path: NUMBA_CACHE_DIR's stand-in; False: none."""
         self._announced = False
+        self._indexing_decided = False
         self.group = ENV
         """The group that functions registered now belong to (kernel.py switches it once)."""
 
@@ -94,8 +95,10 @@ class KernelCompiler:
         reason = disabled_reason()
         if reason is not None:
             raise RuntimeError(reason)
-        indexing.install(self._namespace["__name__"])  # the kernel's indices never count from the end
         with self._lock:
+            if not self._indexing_decided:  # the kernel's indices never count from the end
+                indexing.install(self._namespace["__name__"])
+                self._indexing_decided = True
             for name in (GROUPS if group is None else dict.fromkeys((*NEEDS.get(group, (ENV,)), group))):
                 if name not in self._compiled:
                     for item in self._registered:

@@ -7,8 +7,10 @@ negative, so the select never changes an index there, yet it sits on the address
 and store: without it a batched step takes about 15% less time (``docs/RESULTS.md``). numba has no
 option for this, so :func:`install` wraps numba's ``fix_integer_index`` (where basic indexing applies
 the wraparound) so that a signed index is used as it is in the functions of the given modules only,
-recognised by their mangled names: every other numba function, a user's included, keeps Python's
-semantics.
+recognised by their mangled names. Every function of another module, a user's included, keeps
+Python's semantics, except code that numba inlines into one of those functions before lowering it
+(``inline="always"``; the kernel inlines none from other modules), which is lowered as theirs. A call
+whose arguments are not the five this numba passes goes to numba's own function unchanged.
 
 A negative index in the kernel would read outside its array, as an index past the end already would
 (the kernel has no bounds checks). ``tests/vector/test_indexing.py`` runs the engine's differential
@@ -45,7 +47,7 @@ def install(module: str) -> bool:
         from numba.np import arrayobj
 
         prefix = symbol_prefix(module)
-    except ImportError:
+    except Exception:  # noqa: BLE001 - a numba whose internals moved: compile with the wraparound
         return False
     original = getattr(arrayobj, "fix_integer_index", None)
     if original is None:
@@ -56,10 +58,13 @@ def install(module: str) -> bool:
         if _installed:
             return True
 
-        def fix_integer_index(context: Any, builder: Any, idxty: Any, idx: Any, size: Any) -> Any:
-            if idxty.signed and builder.function.name.startswith(_prefixes):
-                return context.cast(builder, idx, idxty, types.intp)
-            return original(context, builder, idxty, idx, size)
+        def fix_integer_index(*args: Any, **kwargs: Any) -> Any:
+            if len(args) == 5 and not kwargs:
+                context, builder, idxty, idx, _size = args
+                function = getattr(builder, "function", None)
+                if getattr(idxty, "signed", False) and getattr(function, "name", "").startswith(_prefixes):
+                    return context.cast(builder, idx, idxty, types.intp)
+            return original(*args, **kwargs)
 
         fix_integer_index.wrapped = original  # type: ignore[attr-defined]
         arrayobj.fix_integer_index = fix_integer_index
@@ -71,5 +76,5 @@ def is_installed(module: str) -> bool:
     """Whether functions of ``module`` compiled now are compiled without wraparound."""
     try:
         return _installed and symbol_prefix(module) in _prefixes
-    except ImportError:
+    except Exception:  # noqa: BLE001 - as install
         return False

@@ -42,7 +42,7 @@ from .layout import (
     C_O_BY_KIND, C_O_FEED, C_O_FEED_LEN, C_O_SHOE, C_O_STRAT, C_PEEK,
     C_PERSISTENT, C_PLAYERS, C_PONTOON_AFTER_SPLIT, C_PROGRESSIVE, C_RESERVE_PERCENT, C_SEAT,
     C_SHOE_FULL, C_SHOOT, C_SHOOT_CAP, C_SHOWS_FIRST, C_SPLIT_BY_VALUE, C_STARTING_CHIPS,
-    C_STICK_MINIMUM, DRAW_ANY, DRAW_SOFT, E_FEED_EMPTY, E_NO_DECISION, E_OPPONENT_ILLEGAL, E_RUNAWAY,
+    C_STICK_MINIMUM, DRAW_ANY, DRAW_SOFT, E_BAD_ACTION, E_FEED_EMPTY, E_NO_DECISION, E_OPPONENT_ILLEGAL, E_RUNAWAY,
     E_SHOE_EXHAUSTED, CHIP_FEATURES, F_BANKER_CARDS_BOUND, F_FIELDS, F_MULTIPLES, F_O_STRAT, F_PENALTY, F_PENETRATION,
     HANDS, HAND_BYTES, HAND_UP, NL_FIELDS, NL_OUTPUTS, NL_O_BIASES, NL_O_WEIGHTS, N_ACTIONS, N_COMPACT, N_INPUTS,
     N_LAYERS, N_MASKED, N_O_AMOUNT, N_O_KIND, N_O_LAYERS, N_O_MULTIPLE, N_STARTING_CHIPS, HC_BUST, HC_FIVE_CARD_TRICK, HC_PONTOON, HC_TOTAL, HC_TWENTY_ONE, H_BOX, H_BUYS,
@@ -60,7 +60,7 @@ from .layout import (
     T_WEALTH_MARK,
 )
 
-CONSTANTS_FINGERPRINT = "3a38a29bbe703b0f"
+CONSTANTS_FINGERPRINT = "7c0a86bdf03a9416"
 """A digest of the constants of the modules this file imports (``constants_fingerprint``). numba keys
 its on-disk cache on the text of this file alone, yet compiles those constants into the kernel: so
 when one of them changes, this line must change too, or a cached kernel would go on using the old
@@ -1585,8 +1585,11 @@ def encode_hand(t, k8, c, k, row, start, seat, banker, is_current, counts):
 @jit(I32ROW, I64, I64, I, F32ROW, I, I, I)
 def encode_decision(t, c, mv, n, row, phase_at, point_at, kinds_at):
     """The PHASE, BET_POINT and LEGAL_KINDS blocks of ObservationEncoder.encode, at the given places
-    (the flat row's, or the compact row's)."""
-    row[phase_at + phase_of(t)] = 1.0
+    (the flat row's, or the compact row's); no phase at a stage that passes automatically, where only a
+    table in error rests."""
+    phase = phase_of(t)
+    if phase >= 0:
+        row[phase_at + phase] = 1.0
     if to_act(t, c) == c[C_SEAT]:
         point = shoot_bet_point(t, c)
         if point >= 0:
@@ -1866,8 +1869,12 @@ def start_episode(t, k8, c, f, carry, key, banker):
 @jit(ROWS, CFG, I, I64, RNG, I64, I64, BOOLS, ir=True)
 def take_action(t, k8, c, f, tab, a, mv, rng, out, counts, mask):
     """PontoonSeatEnv.step of one table (never strict) up to the table's play: True when ``a`` is
-    illegal (the agent forfeits, PontoonSeatEnv._forfeit's first hand)."""
+    illegal (the agent forfeits, PontoonSeatEnv._forfeit's first hand). An index outside the action
+    table is an error (the envs refuse it first; the kernel indexes without bounds checks)."""
     t[T_ILLEGAL] = 0
+    if a < 0 or a >= c[C_ACTIONS]:
+        fail(t, 0, E_BAD_ACTION)
+        return True
     if not mask[a]:
         t[T_ILLEGAL] = 1
         if t[T_ACK] != 0:

@@ -72,13 +72,14 @@ T_SHUFFLES (32 bits each, ``kernel.reseed``)."""
 H_FIELDS = 16
 
 # --------------------------------------------------------------------------- kernel errors
-E_NONE, E_OPPONENT_ILLEGAL, E_SHOE_EXHAUSTED, E_FEED_EMPTY, E_NO_DECISION, E_RUNAWAY = range(6)
+E_NONE, E_OPPONENT_ILLEGAL, E_SHOE_EXHAUSTED, E_FEED_EMPTY, E_NO_DECISION, E_RUNAWAY, E_BAD_ACTION = range(7)
 ERRORS = {
     E_OPPONENT_ILLEGAL: "a table player chose an action the rules do not allow",
     E_SHOE_EXHAUSTED: "every card of the shoe is in a live hand",
     E_FEED_EMPTY: "a shuffle found no fed shoe order (fed mode)",
     E_NO_DECISION: "the episode ended before the agent's first decision",
     E_RUNAWAY: "a table did not reach a decision within its step limit",
+    E_BAD_ACTION: "an action index outside the action table (the envs check every index before the kernel)",
 }
 
 # --------------------------------------------------------------------------- rules and offsets as ints

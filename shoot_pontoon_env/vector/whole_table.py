@@ -19,7 +19,7 @@ from ..seat.episode import TableFacts
 from ..engine.view import SeatView
 from . import kernel
 from .engine import TableBatch, network_arrays, solver_players_policy
-from .layout import C_SEAT
+from .layout import C_PLAYERS, C_SEAT
 from .readout import batch_facts, batch_seat_view
 
 
@@ -83,6 +83,12 @@ class WholeTableBatch(TableBatch):
     def observe(self, table: int, seat: int, row: np.ndarray, mask: np.ndarray) -> None:
         """Seat ``seat``'s observation and mask at table ``table`` into ``row`` and ``mask`` (no legal
         index unless the seat is to act)."""
+        players = self.config.c[C_PLAYERS]
+        if not 0 <= seat < players:
+            raise ValueError(f"seat = {seat!r}: expected a seat of the table, 0..{players - 1}")
+        if row.shape != self.obs.shape[1:] or mask.shape != self.mask.shape[1:]:
+            raise ValueError(f"row of shape {row.shape} and mask of shape {mask.shape}: expected "
+                             f"{self.obs.shape[1:]} and {self.mask.shape[1:]} (one table's observation and mask)")
         c = self.config
         kernel.observe_whole_table(self.t[table], self.k8[table], c.c, c.f, seat, row, mask, self.scratch)
 

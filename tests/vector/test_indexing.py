@@ -11,11 +11,14 @@ import sys
 import types as pytypes
 from pathlib import Path
 
+import gymnasium as gym
+import numba
 import numpy as np
 import pytest
 from numba import njit
 from numba.np import arrayobj
 
+from shoot_pontoon_env.multiagent.batched import batched_env
 from shoot_pontoon_env.vector import indexing, kernel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,6 +51,7 @@ def test_other_numba_functions_keep_pythons_negative_indices():
     assert read(values, -5) == 0
 
 
+@pytest.mark.skipif(numba.config.BOUNDSCHECK == 0, reason="NUMBA_BOUNDSCHECK=0 turns bounds checks off everywhere")
 def test_without_wraparound_a_negative_index_is_out_of_bounds():
     name = "shoot_pontoon_probe_unwrapped"
     assert indexing.install(name)
@@ -56,6 +60,33 @@ def test_without_wraparound_a_negative_index_is_out_of_bounds():
     assert read(values, 4) == 4
     with pytest.raises(IndexError):
         read(values, -1)
+
+
+@pytest.mark.parametrize("bad", [-1, "size"])
+def test_an_action_index_outside_the_table_is_a_kernel_error_not_a_read_outside_the_mask(bad):
+    envs = gym.make_vec("ShootPontoon-v0", num_envs=4)
+    envs.reset(seed=3)
+    batch = envs.unwrapped.batch
+    actions = np.zeros(4, dtype=np.int64)
+    actions[2] = -1 if bad == -1 else batch.mask.shape[1]
+    with pytest.raises(RuntimeError, match="table 2: an action index outside the action table"):
+        batch.step(actions, np.zeros(4, dtype=np.bool_), np.random.default_rng(0))
+
+
+def test_whole_table_observe_checks_its_seat_and_buffers():
+    env = batched_env(2)
+    env.reset(seed=1)
+    batch = env.batch
+    row, mask = np.zeros(batch.obs.shape[1], np.float32), np.zeros(batch.mask.shape[1], np.bool_)
+    batch.observe(0, 1, row, mask)
+    assert row.any()
+    for seat in (-1, batch.obs.shape[0] + 9):
+        with pytest.raises(ValueError, match=f"seat = {seat}"):
+            batch.observe(0, seat, row, mask)
+    with pytest.raises(ValueError, match="expected"):
+        batch.observe(0, 1, row[:-1].copy(), mask)
+    with pytest.raises(ValueError, match="expected"):
+        batch.observe(0, 1, row, mask[:-1].copy())
 
 
 @pytest.mark.slow
