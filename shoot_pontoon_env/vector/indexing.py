@@ -4,7 +4,7 @@ negative-index wraparound.
 numba lowers every signed integer index ``a[i]`` with a select that adds the array's length when
 ``i < 0`` (Python's ``a[-1]``). The kernel computes its indices from offsets and fields that are never
 negative, so the select never changes an index there, yet it sits on the address of nearly every load
-and store: without it a batched step takes about 15% less time (``docs/RESULTS.md``). numba has no
+and store: without it a batched step takes 12-24% less time (``docs/RESULTS.md``). numba has no
 option for this, so :func:`install` wraps numba's ``fix_integer_index`` (where basic indexing applies
 the wraparound) so that a signed index is used as it is in the functions of the given modules only,
 recognised by their mangled names. Every function of another module, a user's included, keeps
