@@ -30,7 +30,7 @@ from ..engine.table import Phase
 from ..engine.view import HandView, SeatView
 from ..rules import Rules
 from ..strategies import ShootAwareBanker, Strategy
-from .dealer import OWN_CARDS_BANKERS, own_cards_only, strategy_rule
+from .dealer import OWN_CARDS_BANKERS, banker_declares, own_cards_only, strategy_rule
 from .game_banker import BankerSpace
 from .game_punter import (
     BANKER_SEAT,
@@ -106,10 +106,7 @@ def decides_on_total(strategy: Strategy) -> bool:
     """Whether a banker's draw depends on its own cards only through their total, softness and number
     (and on the table): known for the bankers of ``strategies``; a custom strategy declares it with a
     class attribute ``decides_on_total = True``."""
-    kind = type(strategy)
-    if getattr(strategy, "decides_on_total", False):
-        return True
-    return kind.act is Strategy.act and kind.banker_play in TOTAL_BANKERS
+    return banker_declares(strategy, "decides_on_total", TOTAL_BANKERS)
 
 
 def strategy_draws(strategy: Strategy, rows: PunterRows, space: BankerSpace, seed: int = 0) -> Decisions:

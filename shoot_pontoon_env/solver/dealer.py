@@ -108,15 +108,21 @@ OWN_CARDS_BANKERS = (Strategy.banker_play, StandOnBanker.banker_play, DealerRule
 """Banker methods known to be deterministic functions of the banker's own cards."""
 
 
+def banker_declares(strategy: Strategy, attribute: str, known: tuple) -> bool:
+    """Whether ``strategy`` sets the class attribute ``attribute`` true, or plays the banker by one of
+    the ``known`` methods (and the default ``act``): how the solver learns what a banker reads."""
+    kind = type(strategy)
+    if getattr(strategy, attribute, False):
+        return True
+    return kind.act is Strategy.act and kind.banker_play in known
+
+
 def own_cards_only(strategy: Strategy) -> bool:
     """Whether the solver can model ``strategy`` as a banker: its decisions must be a fixed
     function of its own cards. Known for the library's stand-on-N and dealer-rule bankers (and every
     strategy that keeps the default banker play); a custom strategy declares it with a class
     attribute ``own_cards_only = True``."""
-    kind = type(strategy)
-    if getattr(strategy, "own_cards_only", False):
-        return True
-    return kind.act is Strategy.act and kind.banker_play in OWN_CARDS_BANKERS
+    return banker_declares(strategy, "own_cards_only", OWN_CARDS_BANKERS)
 
 
 def strategy_rule(strategy: Strategy, rules: Rules) -> BankerRule:

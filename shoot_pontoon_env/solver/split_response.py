@@ -46,11 +46,12 @@ class SplitHandTree(PunterTree):
     def __init__(self, rules: Rules, stake: int, pair: int, rows_of: SplitHandTree | None = None) -> None:
         super().__init__(rules, stake)
         self.pair = pair
-        self.g, _ = payoff_matrices(rules, True)
-        self.payoffs: dict[tuple[int, int], np.ndarray] = {}
-        if rows_of is not None:  # one registry of rows for all pairs (a row's value: its cards and payoff)
+        if rows_of is None:
+            self.g = payoff_matrices(rules, True)[0]
+            self.payoffs: dict[tuple[int, int], np.ndarray] = {}
+        else:  # one registry of rows for all pairs (a row's value: its cards and payoff)
             self.obs, self.rows, self.row_payoff = rows_of.obs, rows_of.rows, rows_of.row_payoff
-            self.payoffs = rows_of.payoffs
+            self.g, self.payoffs = rows_of.g, rows_of.payoffs
 
     def finished(self, hidden: tuple[int, ...], stake: int, buys: int, twists: tuple[int, ...], bust: bool
                  ) -> tuple[bool, int]:
