@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from shoot_pontoon_env.cli import run, strict_json
+from tests.hang_guard import HANG_GUARD_S
 
 ROOT = Path(__file__).resolve().parents[1]
 CLIS = {
@@ -95,11 +96,11 @@ def test_in_a_real_process_the_error_is_one_line_and_debug_shows_the_traceback(c
     bad = {"train": ["--set", "gamma=5"], "evaluate": ["--hands", "0"], "solver": ["--decks", "9"],
            "simulate": ["--deals", "0"]}[cli]
     result = subprocess.run([sys.executable, "-m", module, *bad], cwd=ROOT, capture_output=True, text=True,
-                            timeout=120)
+                            timeout=HANG_GUARD_S)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ")
     debug = subprocess.run([sys.executable, "-m", module, *bad, "--debug"], cwd=ROOT, capture_output=True,
-                           text=True, timeout=120)
+                           text=True, timeout=HANG_GUARD_S)
     assert debug.returncode != 0 and "Traceback (most recent call last)" in debug.stderr
 
 
@@ -115,7 +116,7 @@ def test_help_is_fast_imports_no_torch_and_every_option_has_help_text(cli):
         "print('heavy:', sorted(m for m in ('torch', 'stable_baselines3', 'sb3_contrib', 'matplotlib')"
         " if m in sys.modules))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD_S)
     assert result.returncode == 0, result.stderr
     assert "heavy: []" in result.stdout
     import importlib
@@ -134,7 +135,7 @@ def test_the_evaluate_report_is_strict_json_and_progress_goes_to_stderr(tmp_path
     result = subprocess.run(
         [sys.executable, "-m", "evaluate", "--env", "ShootPontoon-v0", "--agents", "random", "--hands", "1",
          "--no-optimal", "--out", str(tmp_path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD_S,
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "tournament" in result.stderr and "1/1" in result.stderr  # the progress bar

@@ -13,6 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.hang_guard import HANG_GUARD_S
+
 ROOT = Path(__file__).resolve().parents[1]
 ENV = ["--env", "ShootPontoon-Playtech-v0", "--gym-packages", "shoot_pontoon_env.envs"]
 
@@ -20,7 +22,7 @@ ENV = ["--env", "ShootPontoon-Playtech-v0", "--gym-packages", "shoot_pontoon_env
 def run(tmp_path: Path, module: str, *args: str) -> str:
     env = dict(os.environ, PYTHONPATH=str(ROOT), MPLBACKEND="Agg")
     result = subprocess.run([sys.executable, "-m", module, *args], cwd=tmp_path, env=env, capture_output=True,
-                            text=True, timeout=300)
+                            text=True, timeout=HANG_GUARD_S)
     assert result.returncode == 0, result.stderr[-3000:]
     return result.stdout
 

@@ -11,7 +11,6 @@ import re
 import struct
 import subprocess
 import sys
-import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -26,6 +25,7 @@ import shoot_pontoon_env.envs  # noqa: F401
 from agents import make_agent
 from agents.safe_load import ModelFileError, policy_parameters
 from shoot_pontoon_env.cli import run
+from tests.hang_guard import HANG_GUARD_S
 
 ENV_ID = "ShootPontoon-Playtech-v0"
 ENV_KWARGS = {"num_players": 2, "stake_levels": [1]}
@@ -243,10 +243,8 @@ def one_line_naming(text: str, model: Path, match: str) -> None:
 def test_make_agent_refuses_in_one_line_naming_the_file(crafted):
     model, marker, match = crafted
     env = gym.make(ENV_ID, **ENV_KWARGS)
-    start = time.perf_counter()
     with pytest.raises(ModelFileError) as refused:
         make_agent(str(model), env)
-    assert time.perf_counter() - start < 5
     one_line_naming(str(refused.value), model, match)
     assert not marker.exists()
 
@@ -331,14 +329,14 @@ def test_a_run_folder_plays_and_the_policy_size_is_counted_exactly(clean_run, ca
 
 
 def test_a_huge_declared_entry_is_refused_before_decompressing_in_little_memory(clean_run, tmp_path):
-    """In a fresh process: refused at once from the declared sizes (before torch is even imported), the
+    """In a fresh process: refused from the declared sizes (before torch is even imported), the
     peak memory growing by no more than a few MB and under the 500 MB bar. The Table engine keeps the
     batched engine's compiler (a first-use cost of its own) out of the figure."""
     for craft in (huge_declared_entry, zeros_bomb, inner_bomb):
         model = copy_run(clean_run, tmp_path / craft.__name__)
         craft(model, tmp_path / "unused")
         code = PEAK_MB + (
-            "import sys, time\n"
+            "import sys\n"
             "import gymnasium as gym\n"
             "import shoot_pontoon_env.envs\n"
             "from agents import make_agent\n"
@@ -346,45 +344,42 @@ def test_a_huge_declared_entry_is_refused_before_decompressing_in_little_memory(
             f"env = gym.make({ENV_ID!r}, **{ENV_KWARGS!r}, engine='table')\n"
             "import agents.trained\n"
             "before = peak_mb()\n"
-            "start = time.perf_counter()\n"
             "try:\n"
             f"    make_agent({str(model)!r}, env)\n"
             "except ModelFileError as error:\n"
             "    print('refused', error)\n"
-            "seconds = time.perf_counter() - start\n"
             "peak = peak_mb()\n"
-            "print(f'{seconds:.3f} {peak - before} {peak} {int(\"torch\" in sys.modules)}')\n"
+            "print(f'{peak - before} {peak} {int(\"torch\" in sys.modules)}')\n"
         )
         result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                                timeout=300)
+                                timeout=HANG_GUARD_S)
         assert result.returncode == 0, result.stderr[-3000:]
         refused, figures = result.stdout.strip().splitlines()
         assert refused.startswith("refused ") and "before decompressing" in refused, refused
-        seconds, growth_mb, peak_mb, torch_imported = (float(v) for v in figures.split())
-        assert seconds < 1.0 and growth_mb < 20 and peak_mb < 500 and not torch_imported, (craft.__name__, figures)
+        growth_mb, peak_mb, torch_imported = (float(v) for v in figures.split())
+        assert growth_mb < 20 and peak_mb < 500 and not torch_imported, (craft.__name__, figures)
 
 
 def test_train_resume_refuses_a_huge_declared_entry_before_building_anything(clean_run, tmp_path):
     """``train --resume`` checks the checkpoint's declared sizes before it makes the envs or the model:
-    a fresh process refuses the bombs at once, in little memory, without importing torch."""
+    a fresh process refuses the bombs in little memory, without importing torch (speed is not asserted)."""
     for craft in (huge_declared_entry, zeros_bomb):
         model = copy_run(clean_run, tmp_path / craft.__name__)
         craft(model, tmp_path / "unused")
         argv = ["--config", str(PLAYTECH), "--set", *TINY, f"log_dir={tmp_path / 'runs'}", "--resume", str(model)]
         code = PEAK_MB + (
-            "import sys, time\n"
+            "import sys\n"
             "from shoot_pontoon_env.cli import run\n"
             "from train.__main__ import main\n"
-            "start = time.perf_counter()\n"
             f"status = run(main, {argv!r})\n"
             "peak = peak_mb()\n"
-            "print(status, f'{time.perf_counter() - start:.3f}', peak, int('torch' in sys.modules))\n"
+            "print(status, peak, int('torch' in sys.modules))\n"
         )
         result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                                timeout=300)
+                                timeout=HANG_GUARD_S)
         one_line_naming(result.stderr, model, r"^error: argument --resume: .*entry policy\.pth: declares \d+")
-        status, seconds, peak_mb, torch_imported = result.stdout.split()
-        assert status == "2" and float(seconds) < 1.0, result.stdout
+        status, peak_mb, torch_imported = result.stdout.split()
+        assert status == "2", result.stdout
         assert int(peak_mb) < 500 and torch_imported == "0", result.stdout
 
 

@@ -21,6 +21,7 @@ import yaml
 import shoot_pontoon_env.envs  # noqa: F401
 from agents import make_agent
 from agents.safe_load import ModelFileError
+from tests.hang_guard import HANG_GUARD_S
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYTECH = ROOT / "train" / "configs" / "playtech_punter.yml"
@@ -162,17 +163,17 @@ def test_evaluate_and_train_resume_run_no_payload(tmp_path):
     evaluate = [sys.executable, "-m", "evaluate", "--env", "ShootPontoon-Playtech-v0", "--env-kwargs",
                 '{"num_players": 2, "stake_levels": [1]}', "--agents", str(model_path), "--hands", "20",
                 "--no-optimal", "--quiet", "--out", str(tmp_path / "report")]
-    result = subprocess.run(evaluate, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(evaluate, cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD_S)
     assert result.returncode == 0, result.stderr[-2000:]
     resume = [sys.executable, "-m", "train", "--config", str(PLAYTECH), "--set", *TINY, f"log_dir={tmp_path}",
               "run_name=resumed", "--resume", str(model_path)]
-    result = subprocess.run(resume, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(resume, cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD_S)
     assert result.returncode == 0, result.stderr[-2000:]
     assert not (tmp_path / "ran-data").exists()
 
     with_tensor_payload(model_path, tmp_path / "ran-tensors")
     for command in (evaluate, resume):
-        result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+        result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD_S)
         assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr[-2000:]
         assert "refused: policy.pth holds more than tensors" in result.stderr
     assert not (tmp_path / "ran-tensors").exists()
@@ -183,6 +184,6 @@ def test_resume_refuses_a_checkpoint_of_another_architecture(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "train", "--config", str(PLAYTECH), "--set", *TINY, "net_arch=[32]",
          f"log_dir={tmp_path}", "run_name=resumed", "--resume", str(model_path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300)
+        cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD_S)
     assert result.returncode == 2 and result.stderr.startswith("error: argument --resume: ")
     assert "does not fit this run's model" in result.stderr and result.stderr.count("\n") == 1

@@ -12,9 +12,10 @@ import pytest
 
 import shoot_pontoon_env.envs  # noqa: F401
 from agents import make_agent
-from shoot_pontoon_env.actions import ActionKind
 from evaluate.stats import mean_ci, summarise
 from evaluate.tournament import run_tournament
+from shoot_pontoon_env.actions import ActionKind
+from tests.hang_guard import HANG_GUARD_S
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -73,7 +74,7 @@ def test_command_line_writes_table_json_markdown_and_plots(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "evaluate", "--env", "ShootPontoon-v0", "--agents", "random", "tips", "threshold",
          "--hands", "150", "--no-optimal", "--reference", "tips", "--out", str(tmp_path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD_S,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "tips" in result.stdout and "vs tips" in result.stdout

@@ -12,10 +12,10 @@ import pytest
 
 pytest.importorskip("ray.rllib", reason="the rllib extra is not installed (make install-rllib)")
 
+from ray.rllib.env.multi_agent_episode import MultiAgentEpisode  # noqa: E402
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
 
-from ray.rllib.env.multi_agent_episode import MultiAgentEpisode  # noqa: E402
-
+from tests.hang_guard import HANG_GUARD_S  # noqa: E402
 from train.rllib_tables import rllib_env  # noqa: E402
 
 pytestmark = pytest.mark.rllib
@@ -63,6 +63,6 @@ def test_rllibs_own_episodes_keep_every_reward_and_each_table_is_zero_sum(rules)
 def test_multi_agent_ppo_trains_in_local_mode():
     command = [sys.executable, "-m", "train.rllib_multiagent", "--iterations", "2", "--batch", "256",
                "--minibatch", "128", "--epochs", "1", "--env-runners", "0", "--hidden", "16", "--tables", "8"]
-    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD_S)
     assert result.returncode == 0, result.stderr[-3000:]
     assert '"iteration": 2' in result.stdout and "agent steps (decisions)/s" in result.stdout

@@ -14,6 +14,7 @@ from shoot_pontoon_env.solver import solve
 from shoot_pontoon_env.solver.solve import node_index
 from shoot_pontoon_env.solver.validate import estimate
 from shoot_pontoon_env.strategies import StandOnBanker
+from tests.hang_guard import HANG_GUARD_S
 
 ALL_POINTS = ("before_deal", "before_second_card", "before_fourth_card")
 
@@ -44,7 +45,7 @@ def test_a_resplit_start_agrees_with_the_engine() -> None:
 
 def test_cli_json() -> None:
     out = subprocess.run([sys.executable, "-m", "shoot_pontoon_env.solver", "--rules", "playtech", "--json"],
-                         capture_output=True, text=True, check=True, timeout=120)
+                         capture_output=True, text=True, check=True, timeout=HANG_GUARD_S)
     data = json.loads(out.stdout)
     assert data["expected_return"] == pytest.approx(solve("playtech").expected_return, abs=1e-12)
     assert data["seconds"] > 0 and "infinite_deck_return" in data
@@ -53,7 +54,7 @@ def test_cli_json() -> None:
 
 def test_cli_text_with_shoot_analysis() -> None:
     out = subprocess.run([sys.executable, "-m", "shoot_pontoon_env.solver", "--rules", "shoot", "--shoot-ratio", "1"],
-                         capture_output=True, text=True, check=True, timeout=120)
+                         capture_output=True, text=True, check=True, timeout=HANG_GUARD_S)
     assert "Expected return per unit of initial stake" in out.stdout
     assert "before the fourth card" in out.stdout and "Time taken" in out.stdout
 

@@ -13,6 +13,7 @@ import yaml
 
 from agents.safe_load import plain_data
 from shoot_pontoon_env.cli import run
+from tests.hang_guard import HANG_GUARD_S
 from train.__main__ import main
 from train.config import load_config
 
@@ -26,7 +27,7 @@ TINY = ["n_envs=2", "n_steps=64", "batch_size=64", "n_epochs=1", "eval_freq=128"
 def train(log_dir: Path, total: int, *extra: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "train", "--config", str(PLAYTECH), "--set", *TINY,
                            f"total_timesteps={total}", f"log_dir={log_dir}", *extra],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+                          cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD_S)
 
 
 @pytest.fixture(scope="module")

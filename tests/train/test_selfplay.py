@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 import shoot_pontoon_env.envs  # noqa: F401
-from shoot_pontoon_env.envs.features import compact_observation
-from shoot_pontoon_env.strategies import StandOnBanker, TipsPunter
-
 from agents.base import EnvContext
 from agents.trained import TrainedAgent
+from shoot_pontoon_env.envs.features import compact_observation
+from shoot_pontoon_env.strategies import StandOnBanker, TipsPunter
+from tests.hang_guard import HANG_GUARD_S
 from train.league import FrozenPolicy, LeagueOpponents, Pool
 from train.selfplay import SelfPlay, load_selfplay_config, main
 
@@ -88,7 +88,7 @@ def test_selfplay_smoke_run(tmp_path):
         tiny += [f"{role}.total_timesteps=128", f"{role}.n_envs=2", f"{role}.n_steps=64",
                  f"{role}.batch_size=64", f"{role}.n_epochs=1"]
     result = subprocess.run([sys.executable, "-m", "train.selfplay", "--config", str(CONFIG), "--set", *tiny],
-                            cwd=ROOT, capture_output=True, text=True, timeout=300)
+                            cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD_S)
     assert result.returncode == 0, result.stderr[-3000:]
     run = tmp_path / "selfplay-seed0"
     history = json.loads((run / "history.json").read_text())

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.hang_guard import HANG_GUARD_S
 from train.config import TrainConfig, load_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +36,7 @@ def test_training_smoke_run(config, vec_env, tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "train", "--config", str(config), "--set", *TINY, f"vec_env={vec_env}",
          f"log_dir={tmp_path}"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD_S,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     run = tmp_path / load_config(config).run_name
@@ -125,6 +126,6 @@ def test_more_torch_threads_sleep_when_idle(threads, policy, tmp_path):
         [sys.executable, "-c", RECORD_OMP_AT_TORCH_IMPORT, "--config", str(ROOT / "train" / "configs" /
          "playtech_punter.yml"), "--set", *TINY, "eval_freq=0", f"torch_threads={threads}",
          f"log_dir={tmp_path}"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
+        cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD_S, env=env)
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.splitlines()[0] == f"at torch import: {policy}"
