@@ -14,7 +14,7 @@ $(PY):
 
 install: $(PY)
 	$(PY) -m pip install -q $(CONSTRAINTS) -e ".[train,dev,multiagent]"
-	$(PY) -c "from shoot_pontoon_env.vector import kernel; kernel.compile()"  # into numba's cache, once
+	$(PY) -m shoot_pontoon_env.compile  # every part of the batched engine into numba's cache, once
 
 # The main job: train a MaskablePPO punter on Playtech Pontoon with the committed configuration on the
 # batched engine (torch on both cores), then evaluate it against the random, basic-strategy and optimal
@@ -59,6 +59,7 @@ VENV_RAY ?= .venv-ray
 install-rllib:
 	$(PYTHON) -m venv $(VENV_RAY)
 	$(VENV_RAY)/bin/python -m pip install -q $(CONSTRAINTS) -e ".[rllib,train,dev,multiagent]"
+	$(VENV_RAY)/bin/python -m shoot_pontoon_env.compile
 
 test-rllib: install-rllib
 	$(VENV_RAY)/bin/python -m pytest -q -n 2 -m "not slow"

@@ -8,19 +8,29 @@ kernel's namespace as it is compiled so that its callers find it. So ``import ke
 ``gym.make`` compiles only what an env steps with, and ``python -m evaluate`` adds its part when it
 first plays.
 
-The first compile takes a while (a line on stderr says so, once); later processes load the machine
-code from the cache. Where numba has no writable cache place beside the package or in the user's
-cache, a folder under the system's temporary directory is used, and where there is none, the kernel
-is compiled in memory for this process: one warning says which and why. A cache entry that cannot
-be read (a truncated or corrupt file) is thrown away and compiled again.
+The first compile takes a while (a line on stderr as each group starts and ends, with its time;
+``python -m shoot_pontoon_env.compile`` compiles them all ahead); later processes load the machine
+code from the cache. numba reads a cache's index files with ``pickle``, so a folder that another user
+can write would run their code: the cache is used only in a place that no other user can write
+(:func:`_folder_problem`, checked again before each function is loaded). Where numba has no such place
+beside the package or in the user's cache, this user's private folder under the system's temporary
+directory is used (mode 0700, owned by the user); where that name is taken by someone else, a fresh
+folder of this process's; and where there is none, the kernel is compiled in memory for this process:
+one warning says which and why. A cache entry that cannot be read (a truncated or corrupt file) is
+thrown away and compiled again.
 """
 
 from __future__ import annotations
 
+import atexit
+import inspect
 import os
+import shutil
+import stat
 import sys
 import tempfile
 import threading
+import time
 import warnings
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -38,8 +48,17 @@ solver's policy tables (no entry point), which an evaluation and the whole table
 the others, alone (:data:`NEEDS`)."""
 NEEDS = {EVALUATION: (ENV, POLICY), WHOLE_TABLE: (ENV, POLICY)}
 """The groups compiled before each group with entry points (each needs the env's)."""
-COMPILING_MESSAGE = ("shoot-pontoon-env: compiling the batched engine, once: about 15-30 s (numba caches the "
-                     "machine code in {where}; engine='table' plays without it)")
+GROUP_CPU_SECONDS = {ENV: "17-23", POLICY: "1", EVALUATION: "7-11", WHOLE_TABLE: "14-23"}
+"""Each group's cold compile, measured (``docs/RESULTS.md``, "The compile command": CPU seconds on a
+2-core AMD EPYC, quiet to busy; a slower machine takes several times as long)."""
+COMPILE_CPU_SECONDS = "40-60"
+COMPILE_COMMAND = "python -m shoot_pontoon_env.compile"
+COMPILING_MESSAGE = ("shoot-pontoon-env: compiling the batched engine's {group} part ({number} of {count}), once: "
+                     "about {cpu} CPU-s, a few minutes on a slow or busy machine (the machine code is {where}; "
+                     f"`{COMPILE_COMMAND}` compiles every part ahead; engine='table' plays without it)")
+COMPILED_MESSAGE = "shoot-pontoon-env: the batched engine's {group} part compiled in {cpu:.1f} CPU-s ({wall:.1f} s)"
+_PER_PROCESS: set[str] = set()
+"""The fresh folders of this process (:func:`_private_cache_dir`), removed at its exit."""
 
 
 class KernelCacheWarning(RuntimeWarning):
@@ -72,8 +91,12 @@ class KernelCompiler:
         self._compiled: set[str] = set()
         self._lock = threading.RLock()
         self._cache_dir: str | None | bool = None
-        """None: not decided yet; "": numba's own place; a path: NUMBA_CACHE_DIR's stand-in; False: none."""
-        self._announced = False
+        """None: not decided yet; "": numba's own place; a path: NUMBA_CACHE_DIR's stand-in, a folder of
+        this user's only (:func:`_private_cache_dir`); False: none, compiled in memory."""
+        self._group_start = (0.0, 0.0)
+        self._group_announced = False
+        self.compiled_now: set[str] = set()
+        """The groups that numba compiled (rather than loaded from its cache) in this process."""
         self._indexing_decided = False
         self.group = ENV
         """The group that functions registered now belong to (kernel.py switches it once)."""
@@ -101,13 +124,24 @@ class KernelCompiler:
                 self._indexing_decided = True
             for name in (GROUPS if group is None else dict.fromkeys((*NEEDS.get(group, (ENV,)), group))):
                 if name not in self._compiled:
-                    for item in self._registered:
-                        if item.group == name:
-                            self._namespace[item.name] = self._compile_one(item)
-                    self._compiled.add(name)
+                    self._compile_group(name)
 
     def is_compiled(self, group: str) -> bool:
         return group in self._compiled
+
+    def _compile_group(self, group: str) -> None:
+        """Load or compile every function of ``group``; where numba had to compile, one line on stderr as
+        it starts (at the first function not in the cache) and one as it ends, with the time it took."""
+        self._group_start = (time.process_time(), time.perf_counter())
+        self._group_announced = False
+        for item in self._registered:
+            if item.group == group:
+                self._namespace[item.name] = self._compile_one(item)
+        self._compiled.add(group)
+        if self._group_announced:
+            self.compiled_now.add(group)
+            cpu, wall = time.process_time() - self._group_start[0], time.perf_counter() - self._group_start[1]
+            print(COMPILED_MESSAGE.format(group=group, cpu=cpu, wall=wall), file=sys.stderr, flush=True)
 
     def _compile_one(self, item: _Registered) -> Any:
         if item.options.get("inline") == "always":
@@ -115,32 +149,65 @@ class KernelCompiler:
         with self._cache_place():
             cache = self._cache_dir is not False
             dispatcher = njit(cache=cache, **item.options)(item.function)
+            if cache and not self._safe_place(dispatcher, item.function):
+                cache = False
+                dispatcher = njit(cache=False, **item.options)(item.function)
             try:
-                self._load_or_compile(dispatcher, item.signature)
-            except Exception:  # noqa: BLE001 - an unreadable cache entry: rebuild it (a real error recurs)
+                self._load_or_compile(dispatcher, item)
+            except Exception:  # an unreadable cache entry: rebuild it (a real error recurs)
                 if not cache:
                     raise
                 dispatcher._cache.flush()  # numba's FunctionCache: an empty index, so the entry is rebuilt
-                self._load_or_compile(dispatcher, item.signature)
+                self._load_or_compile(dispatcher, item)
         dispatcher.disable_compile()  # exactly this signature: a caller's other types are an error
         return dispatcher
 
-    def _load_or_compile(self, dispatcher: Any, signature: tuple) -> None:
-        """Load or compile one function; the first that numba had to compile says so on stderr (the
-        functions come smallest first, so the line appears before the long part of the compile)."""
-        dispatcher.compile(signature)
-        if not self._announced and dispatcher.stats.cache_misses:
-            self._announced = True
-            where = self._cache_dir or numba.config.CACHE_DIR or "__pycache__ beside the package (or numba's user cache)"
-            print(COMPILING_MESSAGE.format(where=where), file=sys.stderr, flush=True)
+    def _safe_place(self, dispatcher: Any, function: Callable) -> bool:
+        """Check the folder numba will read this function's cache from, before it reads anything (its
+        index files are pickles): numba's own place as :func:`_own_place_problem`, the private folder
+        and each folder below it as private. A folder that fails (changed since it was chosen) ends
+        caching for this process, with one warning; the function is compiled in memory."""
+        path = dispatcher._cache.cache_path
+        if self._cache_dir == "":
+            problem = _own_place_problem(path, function)
+        else:
+            problem = _private_chain_problem(path, str(self._cache_dir))
+        if problem is None:
+            return True
+        warnings.warn(f"the batched engine's compiled code is no longer cached ({problem}): the rest is compiled "
+                      "in memory for this process; set NUMBA_CACHE_DIR to a folder of your own to keep it",
+                      KernelCacheWarning, stacklevel=6)
+        self._cache_dir = False
+        return False
+
+    def _load_or_compile(self, dispatcher: Any, item: _Registered) -> None:
+        """Load or compile one function; the first of its group that numba had to compile says so on
+        stderr (the functions come smallest first, so the line appears before the long part)."""
+        dispatcher.compile(item.signature)
+        if not self._group_announced and dispatcher.stats.cache_misses:
+            self._group_announced = True
+            print(COMPILING_MESSAGE.format(group=item.group, number=GROUPS.index(item.group) + 1, count=len(GROUPS),
+                                           cpu=GROUP_CPU_SECONDS[item.group], where=self.cache_place()),
+                  file=sys.stderr, flush=True)
+
+    def cache_place(self) -> str:
+        """Where the compiled code goes, in words (the compile line's and the compile command's)."""
+        if self._cache_dir is False:
+            return "compiled in memory, for this process only"
+        if self._cache_dir in _PER_PROCESS:
+            return f"cached in {self._cache_dir}, for this process only"
+        place = self._cache_dir or numba.config.CACHE_DIR or "__pycache__ beside the package (or numba's user cache)"
+        return f"cached in {place}"
+
+    def cache_place_kept(self) -> bool:
+        """Whether the compiled code is kept for later processes (False: in memory or a per-process folder)."""
+        return self._cache_dir is not False and self._cache_dir not in _PER_PROCESS
 
     @contextmanager
     def _cache_place(self):
         """numba's cache place for this compile: its own, or the stand-in decided on the first call."""
         if self._cache_dir is None:
             self._cache_dir = _choose_cache_dir(self._registered[0].function)
-            if self._cache_dir is False:
-                self._announced = True  # the warning says it compiles now
         if not self._cache_dir:
             yield
             return
@@ -153,27 +220,152 @@ class KernelCompiler:
 
 
 def _choose_cache_dir(function: Callable) -> str | bool:
-    """"" where numba can cache beside the package or in the user's cache; else a writable folder
-    under the temporary directory; else False (compiled in memory), each fallback with one warning."""
+    """"" where numba's own place is safe (:func:`_own_place_problem`); else this user's private folder
+    under the temporary directory; else a fresh folder of this process's; else False (compiled in
+    memory), each fallback with one warning."""
     try:
-        njit(cache=True)(function)  # numba picks its cache place here, and raises if it has none
-        return ""
+        probe = njit(cache=True)(function)  # numba picks its cache place here, and raises if it has none
     except RuntimeError as error:
         reason = str(error)
-    folder = os.path.join(tempfile.gettempdir(), f"shoot-pontoon-env-numba-{os.getuid() if hasattr(os, 'getuid') else 0}")
+    else:
+        reason = _own_place_problem(probe._cache.cache_path, function)
+        if reason is None:
+            return ""
+        reason = f"numba's place is not safe: {reason}"
+    return _private_cache_dir(reason)
+
+
+def _own_place_problem(path: str, function: Callable) -> str | None:
+    """Why numba's chosen cache folder could hold another user's files (None: it cannot). NUMBA_CACHE_DIR
+    is the user's own choice and ``__pycache__`` beside the package is as writable as the kernel's
+    source itself: both are trusted. numba's user-wide place (``XDG_CACHE_HOME`` or ``~/.cache``) is
+    checked, since numba builds it from whatever the environment says: with ``HOME`` unset and no
+    password entry, ``~/.cache`` is relative to the working directory (``/tmp``, say)."""
+    if numba.config.CACHE_DIR and _inside(path, numba.config.CACHE_DIR):
+        return None
+    if os.path.normpath(path) == os.path.join(os.path.dirname(os.path.abspath(inspect.getfile(function))),
+                                              "__pycache__"):
+        return None
+    return _folder_problem(path, private=False)
+
+
+def _private_cache_dir(reason: str) -> str | bool:
+    """This user's folder ``shoot-pontoon-env-numba-<uid>`` under the temporary directory, made with mode
+    0700 and used only while :func:`_folder_problem` finds it private; where it is not (another user
+    made it first, say), a fresh folder of this process's (``mkdtemp``: mode 0700, an unpredictable
+    name, removed at exit); where the temporary directory itself is not safe or nothing can be made in
+    it, False."""
+    base = os.path.abspath(tempfile.gettempdir())
+    problem = _folder_problem(base, private=False, owned=False)
+    if problem is None:
+        folder = os.path.join(base, f"shoot-pontoon-env-numba-{os.geteuid() if hasattr(os, 'geteuid') else 'user'}")
+        try:
+            os.mkdir(folder, 0o700)
+        except FileExistsError:
+            pass
+        except OSError as error:
+            problem = f"{folder}: {error.strerror}"
+        problem = problem or _folder_problem(folder, private=True)
+        if problem is None:
+            _tighten(folder)
+            warnings.warn(f"the batched engine's compiled code is cached in {folder}, because numba cannot cache it "
+                          f"beside the package or in the user's cache ({reason}); set NUMBA_CACHE_DIR to choose "
+                          "the place", KernelCacheWarning, stacklevel=5)
+            return folder
+        try:
+            fresh = tempfile.mkdtemp(prefix="shoot-pontoon-env-numba-", dir=base)
+        except OSError as error:
+            problem = f"{problem}; {base}: {error.strerror}"
+        else:
+            atexit.register(shutil.rmtree, fresh, True)
+            _PER_PROCESS.add(fresh)
+            warnings.warn(f"the batched engine's compiled code is cached for this process only, in {fresh} (removed "
+                          f"at exit): numba cannot cache it beside the package or in the user's cache ({reason}), "
+                          f"and {problem}; set NUMBA_CACHE_DIR to a folder of your own to keep it",
+                          KernelCacheWarning, stacklevel=5)
+            return fresh
+    warnings.warn(f"the batched engine's compiled code cannot be cached ({reason}; and {problem}): it is compiled "
+                  f"in memory for this process, which takes {COMPILE_CPU_SECONDS} CPU-s each time; set "
+                  "NUMBA_CACHE_DIR to a folder of your own to keep it", KernelCacheWarning, stacklevel=5)
+    return False
+
+
+def _folder_problem(path: str, private: bool, owned: bool = True) -> str | None:
+    """Why another user could have written into the folder ``path`` (None: no one could): numba unpickles
+    the index files it finds there, so a folder someone else can write would run their code. The folder
+    must be this user's (``owned``) and, if ``private``, writable by no one else; every folder above it
+    (the real path's, each link on the way included) must belong to this user or root and be writable by
+    no other user, unless sticky (``/tmp``: no one can rename or remove what this user made there)."""
+    if not os.path.isabs(path):
+        return f"{path} is relative to the working directory"
+    if not hasattr(os, "geteuid"):  # Windows: the temporary and cache folders are per user
+        return None
+    euid = os.geteuid()
     try:
-        os.makedirs(folder, exist_ok=True)
-        probe = tempfile.NamedTemporaryFile(dir=folder)
-        probe.close()
-    except OSError as problem:
-        warnings.warn(f"the batched engine's compiled code cannot be cached ({reason}; and {folder}: {problem}): "
-                      "it is compiled in memory for this process, which takes 15-30 s each time; set "
-                      "NUMBA_CACHE_DIR to a writable folder to keep it", KernelCacheWarning, stacklevel=4)
-        return False
-    warnings.warn(f"the batched engine's compiled code is cached in {folder}, because numba cannot cache it "
-                  f"beside the package or in the user's cache ({reason}); set NUMBA_CACHE_DIR to choose the "
-                  "place", KernelCacheWarning, stacklevel=4)
-    return folder
+        here = os.lstat(path)
+        if stat.S_ISLNK(here.st_mode):
+            return f"{path} is a symbolic link"
+        if not stat.S_ISDIR(here.st_mode):
+            return f"{path} is not a folder"
+        if owned and here.st_uid != euid:
+            return f"{path} belongs to uid {here.st_uid}, not to this user ({euid})"
+        if private and here.st_mode & 0o022:
+            return f"{path} is writable by other users (mode {stat.S_IMODE(here.st_mode):o})"
+        parts = _ancestors(os.path.dirname(path)) + _ancestors(os.path.realpath(path))
+        for folder in dict.fromkeys(parts):
+            info = os.lstat(folder)
+            if info.st_uid not in (0, euid):
+                return f"{folder} belongs to uid {info.st_uid}"
+            if stat.S_ISDIR(info.st_mode) and info.st_mode & 0o002 and not info.st_mode & stat.S_ISVTX:
+                return f"{folder} is writable by every user"
+    except OSError as error:
+        return f"{path}: {error.strerror}"
+    if not owned:
+        return None
+    mode = stat.S_IMODE(here.st_mode)
+    if not private and mode & 0o002:
+        return f"{path} is writable by every user (mode {mode:o})"
+    return None
+
+
+def _ancestors(path: str) -> list[str]:
+    """``path`` and every folder above it, up to the root."""
+    found = [path]
+    while os.path.dirname(found[-1]) != found[-1]:
+        found.append(os.path.dirname(found[-1]))
+    return found
+
+
+def _inside(path: str, folder: str) -> bool:
+    path, folder = os.path.normpath(os.path.abspath(path)), os.path.normpath(os.path.abspath(folder))
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _private_chain_problem(path: str, root: str) -> str | None:
+    """Why the cache folder ``path`` that numba chose under the private folder ``root`` may not be used
+    (None: it may): ``root`` and every folder from it down to ``path`` must be private."""
+    if not _inside(path, root):
+        return f"{path} is not inside {root}"
+    folder = os.path.normpath(path)
+    chain = [folder]
+    while folder != os.path.normpath(root):
+        folder = os.path.dirname(folder)
+        chain.append(folder)
+    for folder in reversed(chain):
+        problem = _folder_problem(folder, private=True)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _tighten(folder: str) -> None:
+    """Mode 0700 for a folder already checked to be this user's and writable by no one else (one that an
+    earlier version made 0755, say): nothing else can be read or listed in it either."""
+    try:
+        if stat.S_IMODE(os.lstat(folder).st_mode) != 0o700:
+            os.chmod(folder, 0o700)
+    except OSError:
+        pass
 
 
 class _EntryPoint:

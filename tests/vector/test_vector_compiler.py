@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import warnings
 
 import gymnasium as gym
@@ -64,7 +65,11 @@ def test_an_entry_point_compiles_its_group_on_first_call_and_announces_it_once(c
     assert toy.is_compiled(ENV)
     assert namespace["toy_entry"](1) == 3
     lines = [line for line in capsys.readouterr().err.splitlines() if line]
-    assert lines == [compiler.COMPILING_MESSAGE.format(where=str(cache_dir))]
+    assert lines[0] == compiler.COMPILING_MESSAGE.format(group=ENV, number=1, count=4, cpu="17-23",
+                                                    where=f"cached in {cache_dir}")
+    assert len(lines) == 2 and re.fullmatch(r"shoot-pontoon-env: the batched engine's env part compiled in "
+                                            r"\d+\.\d CPU-s \(\d+\.\d s\)", lines[1])
+    assert toy.compiled_now == {ENV}
     assert glob.glob(str(cache_dir / "**" / "*toy_entry*.nbi"), recursive=True)
     again, namespace = toy_compiler()
     assert namespace["toy_entry"](2) == 5  # from the cache this time: nothing to announce
