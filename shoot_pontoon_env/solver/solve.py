@@ -29,6 +29,7 @@ from ..strategies import StandOnBanker, Strategy
 from .dealer import banker_rule
 from .deck import Deck, two_card_probs
 from .dp import Context, build_static, solve_hands
+from .memo import banker_key, remembered
 from .payoff import special_pontoon_share
 from .shoot import analyse_shoot
 from .solution import (  # noqa: F401  (defined in solution.py; importable from here as before)
@@ -92,11 +93,23 @@ def solve(rules: Rules | str, *, banker: Strategy | None = None, num_decks: int 
           infinite: bool = False, shoot_ratio: float | None = None) -> Solution:
     """Solve one hand for ``rules``. ``num_decks`` overrides the rules' shoe; ``infinite`` solves
     the infinite deck. ``banker``: the free banker's strategy (default stand on 17). With
-    ``shoot_ratio`` (the Shoot bet allowed, in original stakes) the Shoot bets are analysed too."""
-    start = time.perf_counter()
+    ``shoot_ratio`` (the Shoot bet allowed, in original stakes) the Shoot bets are analysed too.
+
+    Solved once per process for the same arguments (``memo.py``: the last few solutions are kept,
+    each caller gets its own copy whose tables are read-only); ``seconds`` is the time the solve
+    took when it ran."""
     rules = get_rules(rules)
     if num_decks is not None:
         rules = rules.replace(num_decks=num_decks)
+    ratio = None if shoot_ratio is None else float(shoot_ratio)
+    bkey = banker_key(rules, banker)
+    key = None if bkey is None else (rules, bool(infinite), ratio, bkey)
+    return remembered(key, banker, lambda: _solve(rules, banker, bool(infinite), ratio))
+
+
+def _solve(rules: Rules, banker: Strategy | None, infinite: bool, shoot_ratio: float | None) -> Solution:
+    """The solve itself, for validated rules (``solve``'s arguments)."""
+    start = time.perf_counter()
     deck = Deck(None if infinite else rules.num_decks)
     rule = banker_rule(rules, banker)
     flags = build_flags(rules)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import rules as rules_module  # not MAX_DRAWS itself: the kernel fingerprints this module's constants
 from ..cards import FIVE_CARDS
 from ..rules import Rules
 
@@ -147,11 +148,25 @@ class Flags:
         return (stake, buys if rules.max_buys is not None else 0, int(twisted), int(doubled))
 
 
+def stake_limit(rules: Rules) -> int:
+    """The largest stake multiple a hand can hold: the rules' ``max_stake_multiple``, or where they
+    set none, the stake after the largest buy at every draw a hand can buy with (at most
+    ``MAX_DRAWS`` cards follow the first two, and ``max_buys`` may allow fewer). A stake above this
+    is never reached, so enumerating up to it is exact, and it keeps the enumeration finite."""
+    if rules.max_stake_multiple is not None:
+        return rules.max_stake_multiple
+    buys = rules_module.MAX_DRAWS if rules.max_buys is None else min(rules.max_buys, rules_module.MAX_DRAWS)
+    return max(1 + buys * rules.buy_max_multiple, 2 if rules.double_stakes else 1)
+
+
 def build_flags(rules: Rules) -> Flags:
-    """Breadth-first over what the rules let a hand do, from (stake 1, no buys, no twist, not doubled)."""
+    """Breadth-first over what the rules let a hand do, from (stake 1, no buys, no twist, not doubled).
+    Finite for every legal rule set: stakes stop at :func:`stake_limit`, buys at ``max_buys``."""
     track_buys = rules.max_buys is not None
+    limit = stake_limit(rules)
     start = (1, 0, 0, 0)
     order = [start]
+    seen = {start}
     edges: dict[tuple[int, int, int, int], dict[str, object]] = {}
     i = 0
     while i < len(order):
@@ -168,14 +183,15 @@ def build_flags(rules: Rules) -> Flags:
                 can_buy = False
             if can_buy:
                 for a in range(rules.buy_min_multiple, rules.buy_max_multiple + 1):
-                    if rules.max_stake_multiple is None or s + a <= rules.max_stake_multiple:
+                    if s + a <= limit:
                         moves["buy"][a] = (s + a, b + 1 if track_buys else 0, t, 0)  # type: ignore[index]
             if rules.double_stakes and s == 1 and b == 0 and not t:
                 moves["double"] = (2 * s, b, t, 1)
         edges[(s, b, t, d)] = moves
         targets = [moves["twist"], moves["double"], *moves["buy"].values()]  # type: ignore[union-attr]
         for target in targets:
-            if target is not None and target not in edges and target not in order:
+            if target is not None and target not in seen:
+                seen.add(target)  # type: ignore[arg-type]
                 order.append(target)  # type: ignore[arg-type]
     states = tuple(order)
     index = {state: k for k, state in enumerate(states)}
