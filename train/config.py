@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import shutil
+import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -110,11 +113,11 @@ class TrainConfig:
         _check_number("clip_range", self.clip_range, 0.0, 1.0, above_low=True)
         _check_number("ent_coef", self.ent_coef, 0.0, None)
         _check_number("vf_coef", self.vf_coef, 0.0, None)
-        if not isinstance(self.net_arch, list) or not all(
+        if not isinstance(self.net_arch, list) or not self.net_arch or not all(
             isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 65536 for n in self.net_arch
-        ):
-            raise ValueError(f"net_arch = {self.net_arch!r}: expected a list of layer sizes (ints in 1..65536), "
-                             "e.g. [64, 64]")
+        ):  # [] would train a linear policy that no loader of this project rebuilds (safe_load refuses it)
+            raise ValueError(f"net_arch = {self.net_arch!r}: expected a list of layer sizes (at least one, "
+                             "ints in 1..65536), e.g. [64, 64]")
         if not isinstance(self.env_id, str) or not self.env_id:
             raise ValueError(f"env_id = {self.env_id!r}: expected a Gymnasium id such as 'ShootPontoon-v0'")
         if not isinstance(self.env_kwargs, dict):
@@ -162,6 +165,30 @@ def check_budget(config: TrainConfig, start: int = 0, resume: str | Path | None 
                          f"e.g. {nearest}")
 
 
+class RunExists(ValueError):
+    """The run folder holds an earlier run that this one would write over: the message says what to do."""
+
+
+def claim_folder(run_dir: Path, entries: Sequence[str], overwrite: bool, also: str = "") -> None:
+    """Refuse to write over an earlier run in ``run_dir`` (any of ``entries``: what a run writes
+    there), unless ``overwrite``: then remove those entries, and nothing else, saying so in one line.
+    ``also`` adds to the hint (another way out, such as ``, --resume to continue it``)."""
+    earlier = [name for name in entries if (run_dir / name).exists() or (run_dir / name).is_symlink()]
+    if not earlier:
+        return
+    if not overwrite:
+        raise RunExists(f"{run_dir} already holds a run ({', '.join(earlier)}): pass --overwrite to replace "
+                        f"it{also}, or --set run_name=NAME for a new one")
+    for name in earlier:
+        path = run_dir / name
+        try:
+            shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
+        except OSError as error:
+            raise RunExists(f"--overwrite: {path} of the earlier run cannot be removed "
+                            f"({error.strerror or error})") from None
+    print(f"--overwrite: removed the earlier run in {run_dir} ({', '.join(earlier)})", file=sys.stderr)
+
+
 def env_kwargs_for(config: TrainConfig, index: int) -> dict[str, Any]:
     """The env arguments of vectorized env ``index``: the config's, with its share of the opponents."""
     kwargs = dict(config.env_kwargs)
@@ -203,16 +230,17 @@ def _parse_value(text: str) -> Any:
     return value
 
 
-def read_mapping(path: str | Path, what: str) -> dict[str, Any]:
-    """A YAML file's mapping (``what`` it should hold names it in the error)."""
+def read_mapping(path: str | Path, what: str, label: str = "--config ") -> dict[str, Any]:
+    """A YAML file's mapping, read with YAML's safe loader (``what`` it should hold names it in the
+    error, after ``label`` and the path)."""
     try:
         loaded = yaml.safe_load(Path(path).read_text()) or {}
     except OSError as error:
-        raise ValueError(f"--config {path}: {error.strerror or error}") from None
-    except yaml.YAMLError as error:
-        raise ValueError(f"--config {path}: not YAML ({' '.join(str(error).split())})") from None
+        raise ValueError(f"{label}{path}: {error.strerror or error}") from None
+    except (yaml.YAMLError, UnicodeDecodeError) as error:
+        raise ValueError(f"{label}{path}: not YAML ({' '.join(str(error).split())[:300]})") from None
     if not isinstance(loaded, dict):
-        raise ValueError(f"{path}: expected a mapping of {what}")
+        raise ValueError(f"{label}{path}: expected a mapping of {what}, not a {type(loaded).__name__}")
     return loaded
 
 
@@ -245,7 +273,7 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
         data.setdefault("run_name", Path(path).stem)
     known = {f.name for f in dataclasses.fields(TrainConfig)}
     apply_overrides(data, overrides)
-    unknown = sorted(set(data) - known)
+    unknown = sorted(str(k) for k in set(data) - known)
     if unknown:
         raise ValueError(f"unknown config field(s) {unknown}: expected names from {sorted(known)}")
     config = TrainConfig(**data)

@@ -44,7 +44,7 @@ class TablesForRLlib:
         self.tables = batched_env(num_tables, **kwargs)
         self.num_tables, self.num_players = num_tables, self.tables.num_players
         n = len(self.tables.action_table)
-        single = spaces.Dict({"observations": self.tables.observation_space,
+        single = spaces.Dict({"observations": self.tables.single_observation_space,
                               "action_mask": spaces.Box(0.0, 1.0, shape=(n,), dtype=np.float32)})
         self.possible_agents = [agent_id(i, s) for i in range(num_tables) for s in range(self.num_players)]
         self.agents = list(self.possible_agents)
@@ -55,7 +55,7 @@ class TablesForRLlib:
         self._acted = np.zeros((num_tables, self.num_players), dtype=np.bool_)
         self._over = np.zeros(num_tables, dtype=np.bool_)
         self._info: dict[str, np.ndarray] = {}
-        self._row = np.zeros(self.tables.observation_space.shape, dtype=np.float32)
+        self._row = np.zeros(self.tables.single_observation_space.shape, dtype=np.float32)
         self._mask = np.zeros(n, dtype=np.bool_)
 
     def _observation(self, row: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import platform
-import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -27,7 +26,8 @@ from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids even without the entry point)
 from agents.safe_load import ModelFileError, checkpoint_params, plain_data
 
-from .config import TrainConfig, check_budget, env_kwargs_for
+# RunExists: python -m train catches it from here
+from .config import RunExists, TrainConfig, check_budget, claim_folder, env_kwargs_for  # noqa: F401
 
 PACKAGES = ("shoot-pontoon-env", "gymnasium", "numpy", "torch", "stable-baselines3", "sb3-contrib")
 MODEL_FILE = "model.zip"
@@ -209,6 +209,46 @@ class ProgressBar(sb3_callbacks.ProgressBarCallback):
         self.pbar = sb3_callbacks.tqdm(total=self.locals["total_timesteps"], initial=self.model.num_timesteps)
 
 
+PROGRESS_EVERY_S = 60.0
+"""Seconds between two progress lines where the output is no terminal (a file, a pipe, a CI log)."""
+
+
+class ProgressLines(BaseCallback):
+    """The progress bar's information as one flushed line every ``every_s`` seconds (and at the end),
+    for output that is no terminal: a bar redraws itself in place, which a file shows only when the
+    run ends. ``clock`` and ``stream`` are the wall clock and where the lines go (stdout)."""
+
+    def __init__(self, every_s: float = PROGRESS_EVERY_S, clock: Callable[[], float] = time.monotonic,
+                 stream: Any = None) -> None:
+        super().__init__()
+        self.every_s, self.clock, self.stream = every_s, clock, stream
+        self.began = self.last = 0.0
+        self.start = self.total = 0
+
+    def _on_training_start(self) -> None:
+        self.began = self.last = self.clock()
+        self.start = self.model.num_timesteps
+        self.total = self.start + self.locals["total_timesteps"]
+
+    def _on_step(self) -> bool:
+        if self.clock() - self.last >= self.every_s:
+            self.report()
+        return True
+
+    def _on_training_end(self) -> None:
+        self.report()
+
+    def report(self) -> None:
+        now = self.clock()
+        self.last = now
+        steps, elapsed = self.model.num_timesteps, now - self.began
+        rate = (steps - self.start) / elapsed if elapsed > 0 else 0.0
+        left = (self.total - steps) / rate if rate > 0 else None
+        line = (f"train: {steps:,} of {self.total:,} steps ({100 * steps / max(self.total, 1):.0f}%), "
+                f"{elapsed:.0f} s, {rate:,.0f} steps/s" + (f", about {left:.0f} s left" if left else ""))
+        print(line, file=self.stream or sys.stdout, flush=True)
+
+
 def restore_evaluations(callback: EvalCallback, log: Path, start: int) -> None:
     """A resume continues the learning curve: the evaluations of ``log`` (the run's
     ``eval/evaluations.npz``) up to the checkpoint's ``start`` steps are kept in front of the new ones
@@ -246,8 +286,8 @@ def callbacks(config: TrainConfig, start: int = 0) -> CallbackList:
         if start:
             restore_evaluations(evaluation, config.run_dir / EVAL / "evaluations.npz", start)
         items.append(evaluation)
-    if config.progress_bar:
-        items.append(ProgressBar())
+    if config.progress_bar:  # a bar on a terminal, else a line now and then (a file shows a bar at the end)
+        items.append(ProgressBar() if sys.stdout.isatty() else ProgressLines())
     return CallbackList(items)
 
 
@@ -271,10 +311,6 @@ def save_run(model: BaseAlgorithm, config: TrainConfig, record: dict[str, Any] |
     return config.run_dir / MODEL_FILE
 
 
-class RunExists(ValueError):
-    """The run folder holds an earlier run that this one would write over: the message says what to do."""
-
-
 def holds(run_dir: Path, path: str | Path) -> bool:
     """Whether ``path`` (a checkpoint) lies in ``run_dir``: a resume that continues that very run."""
     return Path(path).resolve().is_relative_to(run_dir.resolve())
@@ -283,21 +319,8 @@ def holds(run_dir: Path, path: str | Path) -> bool:
 def claim_run_dir(config: TrainConfig, resume: str | Path | None, overwrite: bool) -> None:
     """Refuse to write over an earlier run in ``config.run_dir`` (unless ``overwrite``: then remove what
     it wrote, saying so in one line), except with a resume of one of that run's own checkpoints."""
-    run_dir = config.run_dir
-    earlier = [name for name in RUN_ENTRIES if (run_dir / name).exists() or (run_dir / name).is_symlink()]
-    if not earlier or (resume is not None and holds(run_dir, resume)):
-        return
-    if not overwrite:
-        raise RunExists(f"{run_dir} already holds a run ({', '.join(earlier)}): pass --overwrite to replace "
-                        "it, or --set run_name=NAME for a new one")
-    for name in earlier:
-        path = run_dir / name
-        try:
-            shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
-        except OSError as error:
-            raise RunExists(f"--overwrite: {path} of the earlier run cannot be removed "
-                            f"({error.strerror or error})") from None
-    print(f"--overwrite: removed the earlier run in {run_dir} ({', '.join(earlier)})", file=sys.stderr)
+    if resume is None or not holds(config.run_dir, resume):
+        claim_folder(config.run_dir, RUN_ENTRIES, overwrite)
 
 
 def train(config: TrainConfig, resume: str | Path | None = None, overwrite: bool = False) -> Path:

@@ -1,7 +1,8 @@
 """Self-play: a punter and a banker policy learnt together, each against a league of the other's
 (and its own) frozen past snapshots and rule-based anchors.
 
-``python -m train.selfplay --config train/configs/selfplay/shoot.yml [--set key=value ...]``
+``python -m train.selfplay --config train/configs/selfplay/shoot.yml [--set key=value ...] [--overwrite]``
+(a folder that holds a run is refused unless ``--overwrite``, which removes that run's files first)
 
 Each generation trains the punter (MaskablePPO, the existing stack of ``train/run.py``) for
 ``punter.total_timesteps`` steps at a table whose banker and other punters are drawn from the pools
@@ -32,12 +33,14 @@ import yaml
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
 from shoot_pontoon_env.cli import Parser, UsageError, run
 
-from .config import TrainConfig, apply_overrides, check_run_name, read_mapping
+from .config import TrainConfig, apply_overrides, check_run_name, claim_folder, read_mapping
 from .league import LeagueOpponents, Pool, snapshot_player
 from .run import build_model, make_vec_env, save_provenance, save_run
 
 ROLES = ("punter", "banker")
 ENV_IDS = {"punter": "ShootPontoon-v0", "banker": "ShootPontoonBanker-v0"}
+RUN_ENTRIES = ("selfplay.yaml", "history.json", "selfplay.png", *ROLES)
+"""What a run writes in its folder (each role's run beneath its name): what ``--overwrite`` removes."""
 
 
 @dataclass
@@ -242,6 +245,9 @@ def _main(argv: list[str]) -> int:
     parser.add_argument("--set", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
                         help="override fields, e.g. generations=1 punter.total_timesteps=2048")
     parser.add_argument("--replot", metavar="RUN_DIR", help="redraw RUN_DIR/selfplay.png from its history.json")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace the earlier run in the run folder (its files are removed first); "
+                             "without it, a folder that holds a run is refused")
     args = parser.parse_args(argv)
     try:
         if args.replot:
@@ -252,6 +258,7 @@ def _main(argv: list[str]) -> int:
             return 0
         config = load_selfplay_config(args.config, args.set)
         selfplay = SelfPlay(config)
+        claim_folder(config.run_dir, RUN_ENTRIES, args.overwrite)
     except (ValueError, OSError) as error:
         raise UsageError(str(error)) from None
     start = time.perf_counter()

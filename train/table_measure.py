@@ -163,14 +163,11 @@ def measure_run(run: Path, hands: int, seed: int, punters: str = "zoo:shoot_punt
     punter paired with ``optimal`` at ``ShootPontoon-v0``'s default table; the banker paired with
     ``dealer`` against ``tips`` punters (``ShootPontoonBanker-v0``) and against ``punters`` at whole
     tables."""
-    import yaml
+    from .table_selfplay import read_run_config
 
-    settings = yaml.safe_load((run / "table_selfplay.yaml").read_text())
-    table = {"rules": settings["rules"], "num_players": settings["num_players"]}
-    for name in ("stake_levels", "shoot_bet_levels", "buy_levels"):
-        if settings.get(name) is not None:
-            table[name] = settings[name]
-    banker_kwargs = {"rules": settings["rules"], "num_players": settings["num_players"]}
+    settings = read_run_config(run)
+    table = settings.role_env_kwargs("punter")
+    banker_kwargs = settings.role_env_kwargs("banker")
     punter = PairedMeasure("punter", "optimal", table, hands, seed)(str(run / "punter" / "model.zip"))
     banker = PairedMeasure("banker", "dealer", banker_kwargs, hands, seed)(str(run / "banker" / "model.zip"))
     crowd = paired_bankers(str(run / "banker" / "model.zip"), "dealer", punters, hands, seed,
@@ -201,9 +198,13 @@ def _main(argv: list[str]) -> int:
     parser.add_argument("--curves", metavar="PNG", help="instead of measuring, draw the runs' learning curves")
     args = parser.parse_args(argv)
     runs = [Path(run) for run in args.runs]
+    from .table_selfplay import read_run_config
+
     for run in runs:
-        if not (run / "table_selfplay.yaml").is_file():
-            raise UsageError(f"{run}: no table_selfplay.yaml: expected a folder written by python -m train.table_selfplay")
+        try:
+            read_run_config(run)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
     if args.curves:
         histories = {}
         for run in runs:

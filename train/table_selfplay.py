@@ -2,7 +2,8 @@
 samples, a punter network and a banker network learn together, against a league of their own frozen
 snapshots and rule-based anchors.
 
-``python -m train.table_selfplay [--config train/configs/table_selfplay/shoot.yml] [--set key=value ...]``
+``python -m train.table_selfplay [--config train/configs/table_selfplay/shoot.yml] [--set key=value ...]
+[--overwrite | --resume]``
 
 The tables come in groups (``groups``), each a ``multiagent.batched_env``: a group's ``players`` are
 anchors the kernel plays (``stand17``, ``tips``, ``dealer`` ...); its other seats are the league's.
@@ -21,6 +22,11 @@ evaluate``, ``zoo:``, ``play`` and the league itself load as any other (safely: 
 After every generation both are saved under ``RUN/generations/N`` and measured paired on fixed hands:
 the punter against the optimal agent at ``ShootPontoon-v0``'s default table, the banker against the
 ``dealer`` banker at ``ShootPontoonBanker-v0``'s (``tips`` punters).
+
+A run folder holds one run: a second run into it is refused unless ``--overwrite`` (which removes the
+earlier run's files first); ``--resume`` continues an interrupted run after its last complete
+generation (``train/table_folder.py``). Losses, entropy, KL and the measurements go to TensorBoard
+(``RUN/tensorboard``). Every configuration key: docs/TRAINING.md.
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import shutil
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,12 +45,18 @@ import numpy as np
 import yaml
 
 from shoot_pontoon_env.cli import Parser, UsageError, run
+from shoot_pontoon_env.engine.table import MAX_PLAYERS, MIN_PLAYERS
 from shoot_pontoon_env.multiagent import batched_env
+from shoot_pontoon_env.rules import get_rules
 
-from .config import apply_overrides, check_run_name, read_mapping
+from . import table_folder as folder_files
+from .config import apply_overrides, check_run_name, claim_folder, read_mapping
 from .seat_roles import RoleSpace, fold_scale, role_space
 from .seat_samples import ROLES, Batch, SeatSamples
 
+LOGGED = ("policy_gradient_loss", "value_loss", "entropy_loss", "loss", "approx_kl", "clip_fraction")
+"""What an update logs to TensorBoard under ``ROLE/NAME`` (SB3's PPO's ``train/NAME``), with
+``explained_variance``, ``learning_rate``, ``n_updates`` and ``samples``."""
 MASKED = -1e8
 """The logit of an illegal action (sb3-contrib's MaskableCategorical uses the same)."""
 LEARNER = -1
@@ -51,20 +65,30 @@ LEARNER = -1
 
 @dataclass
 class RoleSettings:
-    """One role's network and PPO settings."""
+    """One role's network and PPO settings (the ``punter`` and ``banker`` blocks of the config)."""
 
     net_arch: list[int] = field(default_factory=lambda: [64, 64])
+    """Hidden layers of the policy and value networks (each its own)."""
     observation: str = "compact"
+    """``compact`` (a punter seat's decision features; punter only) or ``flat`` (the env's row)."""
     learning_rate: float = 1e-3
+    """Adam's step size at the start."""
     lr_schedule: str = "linear"
     """``constant`` or ``linear`` (to zero at the run's end)."""
     ent_coef: float = 0.03
+    """Weight of the entropy bonus in the loss."""
     gae_lambda: float = 0.7
+    """GAE's lambda (gamma is 1: every chip of the episode counts)."""
     clip_range: float = 0.2
+    """PPO's clip of the probability ratio."""
     vf_coef: float = 0.5
+    """Weight of the value loss in the loss."""
     max_grad_norm: float = 0.5
+    """Gradients are clipped to this norm."""
     n_epochs: int = 8
+    """Passes over each update's samples."""
     minibatch: int = 2048
+    """Samples of one gradient step."""
 
     def check(self, role: str) -> None:
         if self.observation not in ("flat", "compact") or (role == "banker" and self.observation == "compact"):
@@ -97,40 +121,73 @@ def default_groups() -> list[dict[str, Any]]:
 
 @dataclass
 class TableSelfPlayConfig:
+    """The fields of ``python -m train.table_selfplay``'s YAML and ``--set`` (docs/TRAINING.md)."""
+
     rules: str = "shoot"
+    """The rules preset of every table (or a mapping of changes to one, as ``batched_env`` takes)."""
     num_players: int = 4
+    """Seats at every table, the banker's included (2..10)."""
     stake_levels: list[int] | None = None
+    """The punters' stakes in base stakes (none: the env's default)."""
     shoot_bet_levels: list[int] | None = None
+    """The Shoot bets a punter may place (none: the env's default)."""
     buy_levels: list[float] | None = None
+    """The buys a punter may make, as fractions of its stake (none: the env's default)."""
     deals_per_episode: int = 1
+    """Deals of one episode (more than one: the bank turns over and may be sold)."""
     groups: list[dict[str, Any]] = field(default_factory=default_groups)
     """Each: ``tables``, optional ``players`` (seat -> anchor the kernel plays), ``first_banker``
     (a seat or ``random``; default 0), ``frozen_share`` (default 0: only the learner)."""
     total_decisions: int = 20_000_000
-    """Learner decisions of both roles together."""
+    """Learner decisions of both roles together; at least ``generations`` whole rollouts (a
+    generation ends with the rollout that reaches its share, so a smaller budget is refused)."""
     generations: int = 10
+    """Snapshots of both networks, evenly spaced in decisions: each joins the league, is saved under
+    ``generations/N`` and measured."""
     rollout_steps: int = 32
     """Steps of every table between updates."""
     latest_share: float = 0.5
+    """Chance that a frozen seat gets the newest snapshot; otherwise any snapshot."""
     punter: dict[str, Any] = field(default_factory=dict)
+    """The punter's RoleSettings fields (the defaults where absent)."""
     banker: dict[str, Any] = field(default_factory=lambda: {"net_arch": [128, 128], "observation": "flat",
                                                             "gae_lambda": 0.95, "ent_coef": 0.01,
                                                             "minibatch": 1024})
+    """The banker's RoleSettings fields; a ``--set banker.KEY=VALUE`` changes one and keeps these."""
     eval_hands: int = 20_000
     """Hands of each per-generation measurement (the same seeded hands every generation)."""
     eval_seed: int = 1_000_000
+    """The first seed of those hands."""
     seed: int = 0
+    """Seeds the networks, the deals and the trainer's sampling; part of the run folder's name."""
     log_dir: str = "runs"
+    """The run is written to ``log_dir/run_name-seedS``."""
     run_name: str = "table_selfplay"
+    """The run folder's name, before ``-seedS``."""
     torch_threads: int = 1
+    """Threads torch may use (one is fastest for these small networks)."""
 
     def __post_init__(self) -> None:
-        for name in ("total_decisions", "generations", "rollout_steps", "eval_hands", "torch_threads"):
+        try:
+            get_rules(self.rules)
+        except (ValueError, TypeError) as error:
+            raise ValueError(f"rules = {self.rules!r}: {error}") from None
+        if (isinstance(self.num_players, bool) or not isinstance(self.num_players, int)
+                or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS):
+            raise ValueError(f"num_players = {self.num_players!r}: expected an int in "
+                             f"{MIN_PLAYERS}..{MAX_PLAYERS}")
+        for name in ("total_decisions", "generations", "rollout_steps", "eval_hands", "torch_threads",
+                     "deals_per_episode"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} = {value!r}: expected an int >= 1")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < 2**32:
-            raise ValueError(f"seed = {self.seed!r}: expected an int in 0..2**32-1")
+        for name in ("seed", "eval_seed"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**32:
+                raise ValueError(f"{name} = {value!r}: expected an int in 0..2**32-1")
+        for name in ("log_dir", "run_name"):
+            if not isinstance(getattr(self, name), str) or not getattr(self, name):
+                raise ValueError(f"{name} = {getattr(self, name)!r}: expected a folder name")
         if not isinstance(self.latest_share, (int, float)) or not 0.0 <= self.latest_share <= 1.0:
             raise ValueError(f"latest_share = {self.latest_share!r}: expected a number in 0..1")
         if not isinstance(self.groups, list) or not self.groups:
@@ -164,6 +221,19 @@ class TableSelfPlayConfig:
     def run_dir(self) -> Path:
         return Path(self.log_dir) / f"{self.run_name}-seed{self.seed}"
 
+    def check_budget(self, num_tables: int) -> None:
+        """A generation ends with the first rollout that reaches its share of ``total_decisions``, and a
+        rollout collects up to ``num_tables x rollout_steps`` learner decisions (one per table and
+        step): a budget below ``generations`` such rollouts would be overrun, each generation a whole
+        rollout (1,000 asked of 10 generations at 288 tables once trained 73,974), so it is refused."""
+        rollout = num_tables * self.rollout_steps
+        least = self.generations * rollout
+        if self.total_decisions < least:
+            raise ValueError(f"total_decisions = {self.total_decisions}: expected at least {least} = "
+                             f"generations {self.generations} x rollout_steps {self.rollout_steps} x "
+                             f"{num_tables} tables (a generation ends with a whole rollout of every table); "
+                             "ask for more, or for fewer generations, rollout_steps or tables")
+
     def table_kwargs(self) -> dict[str, Any]:
         """The whole table's arguments every group shares."""
         kwargs: dict[str, Any] = {"rules": self.rules, "num_players": self.num_players,
@@ -183,17 +253,34 @@ class TableSelfPlayConfig:
         return kwargs
 
 
-def load_table_selfplay_config(path: str | Path | None, overrides: list[str] | None = None) -> TableSelfPlayConfig:
-    """YAML of TableSelfPlayConfig fields, then ``key=value`` overrides (``punter.learning_rate=3e-4``)."""
-    data = read_mapping(path, "self-play fields") if path is not None else {}
+def load_table_selfplay_config(path: str | Path | None, overrides: list[str] | None = None,
+                               data: dict[str, Any] | None = None) -> TableSelfPlayConfig:
+    """YAML of TableSelfPlayConfig fields (or their ``data``), then ``key=value`` overrides
+    (``punter.learning_rate=3e-4``)."""
+    if data is None:
+        data = read_mapping(path, "self-play fields") if path is not None else {}
     apply_overrides(data, overrides)
     known = {f.name for f in dataclasses.fields(TableSelfPlayConfig)}
-    unknown = sorted(set(data) - known)
+    unknown = sorted(str(k) for k in set(data) - known)
     if unknown:
         raise ValueError(f"unknown self-play field(s) {unknown}: expected names from {sorted(known)}")
     if "banker" in data and isinstance(data["banker"], dict):  # overrides add to the default banker block
         data["banker"] = {**TableSelfPlayConfig().banker, **data["banker"]}
     return TableSelfPlayConfig(**data)
+
+
+def read_run_config(run: Path) -> TableSelfPlayConfig:
+    """The configuration a run folder's ``table_selfplay.yaml`` records, read with YAML's safe loader and
+    checked as ``--config`` is: a damaged or foreign file is one ``ValueError`` line naming it."""
+    path = run / folder_files.CONFIG_FILE
+    if not path.is_file():
+        raise ValueError(f"{run}: no {folder_files.CONFIG_FILE}: expected a folder written by python -m "
+                         "train.table_selfplay")
+    data = read_mapping(path, "self-play fields", label="")
+    try:
+        return load_table_selfplay_config(None, [], data)
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"{path}: {error}") from None
 
 
 # --------------------------------------------------------------------------- the learners
@@ -237,7 +324,8 @@ class Learner:
         return actions.numpy(), logp.numpy(), values.numpy()
 
     def update(self, batch: Batch, progress: float, rng: np.random.Generator) -> dict[str, float]:
-        """PPO epochs over the batch; ``progress`` (0..1) of the run sets a linear learning rate."""
+        """PPO epochs over the batch; ``progress`` (0..1) of the run sets a linear learning rate.
+        Returns what SB3's PPO logs of an update (means over its minibatches), under SB3's names."""
         import torch
 
         s = self.settings
@@ -250,7 +338,7 @@ class Learner:
         old_logp, advantages = torch.as_tensor(batch.logp), torch.as_tensor(batch.advantages)
         returns = torch.as_tensor(batch.returns)
         n = len(batch)
-        losses, clipped = [], []
+        logged: dict[str, list[float]] = {name: [] for name in LOGGED}
         for _ in range(s.n_epochs):
             order = rng.permutation(n)
             for start in range(0, n, s.minibatch):
@@ -271,12 +359,22 @@ class Learner:
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(self.policy.parameters(), s.max_grad_norm)
                 self.policy.optimizer.step()
-                losses.append(float(value_loss.detach()))
-                clipped.append(float((torch.abs(ratio - 1) > s.clip_range).float().mean()))
+                with torch.no_grad():
+                    log_ratio = logp - old_logp[pick]
+                    for name, value in (("policy_gradient_loss", policy_loss), ("value_loss", value_loss),
+                                        ("entropy_loss", -entropy.mean()), ("loss", loss),
+                                        ("approx_kl", ((torch.exp(log_ratio) - 1) - log_ratio).mean()),
+                                        ("clip_fraction",
+                                         (torch.abs(ratio - 1) > s.clip_range).float().mean())):
+                        logged[name].append(float(value))
         self.policy.set_training_mode(False)
         self.updates += 1
-        return {"value_loss": float(np.mean(losses)) if losses else 0.0,
-                "clip_fraction": float(np.mean(clipped)) if clipped else 0.0}
+        stats = {name: float(np.mean(values)) if values else 0.0 for name, values in logged.items()}
+        spread = float(np.var(batch.returns))
+        unexplained = float(np.var(batch.returns - batch.values))
+        stats["explained_variance"] = 1.0 - unexplained / spread if spread > 0 else 0.0
+        stats.update(learning_rate=rate, n_updates=self.updates, samples=n)
+        return stats
 
     def frozen(self) -> Learner:
         """A copy that no later update changes (a league snapshot)."""
@@ -292,6 +390,20 @@ class Learner:
         with torch.no_grad():
             logits, _ = self.forward(torch.as_tensor(inputs), torch.as_tensor(masks))
         return torch.argmax(logits, dim=1).numpy()
+
+    def save_state(self, path: Path) -> None:
+        """The network as it trains (inputs scaled) with its optimizer: what a resume continues."""
+        self.model.num_timesteps = self.decisions
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.model.save(path)
+
+    def restore(self, path: Path) -> None:
+        """The weights and optimizer state of :meth:`save_state`'s file, read without unpickling
+        (``train.run.load_checkpoint``: one that does not fit this network is refused, naming it)."""
+        from .run import load_checkpoint
+
+        load_checkpoint(self.model, path)
+        self.policy.set_training_mode(False)
 
     def save(self, folder: Path, config: TableSelfPlayConfig, generation: int) -> Path:
         """``folder/model.zip`` with the ``config.yaml`` the safe loader reads."""
@@ -350,6 +462,7 @@ class TableSelfPlay:
         torch.manual_seed(config.seed)
         self.config = config
         self.tables = TableGroups(config)
+        config.check_budget(self.tables.num_tables)
         seat_table = self.tables.seat_table
         self.settings = {role: config.role(role) for role in ROLES}
         self.spaces = {role: role_space(role, seat_table, config.role_env_kwargs(role), self.settings[role].observation)
@@ -363,6 +476,9 @@ class TableSelfPlay:
         self.history: list[dict[str, Any]] = []
         self.episodes = 0
         self.measures: dict[str, Any] | None = None
+        self.scalars: folder_files.Scalars | None = None
+        self.generation = 0
+        """The last complete generation (:meth:`restore`: the one a resume continues after)."""
 
     # ------------------------------------------------------------------ holders
     def draw_owners(self, tables: np.ndarray) -> None:
@@ -442,17 +558,40 @@ class TableSelfPlay:
 
     # ------------------------------------------------------------------ the run
     def run(self) -> dict[str, Path]:
+        """Train every generation (after :meth:`restore`: those after the one restored) and save the
+        final models. ``history.json`` is written after every generation and on an interrupt."""
         config = self.config
-        config.run_dir.mkdir(parents=True, exist_ok=True)
-        (config.run_dir / "table_selfplay.yaml").write_text(yaml.safe_dump(dataclasses.asdict(config),
-                                                                           sort_keys=False))
-        seeds = np.random.SeedSequence([config.seed, 11]).generate_state(len(self.tables.envs))
+        resume = self.generation > 0
+        if not resume:
+            config.run_dir.mkdir(parents=True, exist_ok=True)
+            (config.run_dir / folder_files.CONFIG_FILE).write_text(yaml.safe_dump(dataclasses.asdict(config),
+                                                                                  sort_keys=False))
+        self.scalars = folder_files.Scalars(config.run_dir / folder_files.TENSORBOARD,
+                                            self.decisions() + 1 if resume else None)
+        try:
+            generation = self.train(self.generation)
+        except KeyboardInterrupt:
+            self.write_history()
+            raise
+        finally:
+            self.scalars.close()
+        final = {role: self.learners[role].save(config.run_dir / role, config, generation) for role in ROLES}
+        self.plot()
+        return final
+
+    def train(self, generation: int) -> int:
+        """The generations after ``generation``; returns the last."""
+        config = self.config
+        entropy = [config.seed, 11] + ([generation] if generation else [])  # a resume deals afresh
+        seeds = np.random.SeedSequence(entropy).generate_state(len(self.tables.envs))
         state = [env.reset(seed=int(seed)) for env, seed in zip(self.tables.envs, seeds)]
-        self.history.append(self.measure(0, None, 0.0))
-        print(json.dumps(self.history[-1]), flush=True)
+        if generation:
+            self.draw_owners(np.arange(self.tables.num_tables))
+        else:
+            self.history.append(self.measure(0, None, 0.0))
+            self.finish_row()
         per_generation = config.total_decisions / config.generations
-        start = time.perf_counter()
-        generation = 0
+        start = time.perf_counter() - self.history[-1]["seconds"]
         while generation < config.generations:
             self.collect(config.rollout_steps, state)
             batches = self.samples.take_finished(tuple(self.settings[role].gae_lambda for role in ROLES))
@@ -460,30 +599,85 @@ class TableSelfPlay:
             done = self.decisions()
             if done >= per_generation * (generation + 1) or done >= config.total_decisions:
                 generation += 1
-                elapsed = time.perf_counter() - start
                 paths = self.snapshot(generation)
-                self.history.append(self.measure(generation, paths, elapsed))
-                self.write_history()
-                print(json.dumps(self.history[-1]), flush=True)
-        final = {role: self.learners[role].save(config.run_dir / role, config, generation) for role in ROLES}
-        self.plot()
-        return final
+                saved = self.state(generation)
+                self.history.append(self.measure(generation, paths, time.perf_counter() - start))
+                self.finish_row()
+                folder_files.write_state(config.run_dir / folder_files.GENERATIONS / str(generation), saved)
+        return generation
+
+    def finish_row(self) -> None:
+        """The newest history row: to ``history.json``, TensorBoard and stdout."""
+        self.write_history()
+        if self.scalars is not None:
+            self.scalars.measurement(self.history[-1], ROLES)
+        print(json.dumps(self.history[-1]), flush=True)
+
+    def state(self, generation: int) -> dict[str, Any]:
+        """What a resume restores besides the networks (``generations/N/trainer.json``)."""
+        return {"generation": generation, "episodes": self.episodes,
+                "decisions": {r: self.learners[r].decisions for r in ROLES},
+                "updates": {r: self.learners[r].updates for r in ROLES}, "rng": self.rng.bit_generator.state}
+
+    def restore(self) -> int:
+        """Continue the run in ``run_dir`` after its last complete generation: the networks, their
+        optimizers and the league's snapshots from each generation's trainer states, the counters,
+        the random state and the history; a later, partial generation's folder is removed. Returns
+        that generation. The tables are dealt afresh (their seed with the generation's number), so a
+        resumed run is not the bit-for-bit twin of one that was never stopped."""
+        run_dir = self.config.run_dir
+        last = folder_files.last_complete(run_dir)
+        if last == 0:
+            raise ValueError(f"--resume: {run_dir} holds no complete generation to continue from (no "
+                             f"{folder_files.GENERATIONS}/1/{folder_files.STATE_FILE}); start it again with "
+                             "--overwrite")
+        if last >= self.config.generations and all((run_dir / r / "model.zip").is_file() for r in ROLES):
+            raise ValueError(f"--resume: {run_dir} holds a finished run (all {self.config.generations} "
+                             "generations and the final models): nothing to continue")
+        state = folder_files.read_state(run_dir, last, ROLES)
+        self.history = folder_files.read_history(run_dir, last)
+        for generation in range(1, last + 1):
+            for role in ROLES:
+                path = run_dir / folder_files.GENERATIONS / str(generation) / role / folder_files.STATE_MODEL
+                self.learners[role].restore(path)
+            self.snapshots.append({role: self.learners[role].frozen() for role in ROLES})
+        for role in ROLES:
+            self.learners[role].decisions = state["decisions"][role]
+            self.learners[role].updates = state["updates"][role]
+        self.episodes = state["episodes"]
+        try:
+            self.rng.bit_generator.state = state["rng"]
+        except (TypeError, ValueError, KeyError) as error:
+            raise ValueError(f"{run_dir}: generation {last}'s rng state cannot be restored "
+                             f"({error})") from None
+        for generation, folder in folder_files.generation_folders(run_dir):
+            if generation > last:
+                shutil.rmtree(folder)
+        self.write_history()
+        print(f"--resume: {run_dir} continues after generation {last} of {self.config.generations} "
+              f"({self.decisions()} decisions)", file=sys.stderr)
+        self.generation = last
+        return last
 
     def decisions(self) -> int:
         return sum(learner.decisions for learner in self.learners.values())
 
     def _update(self, batches: list[Batch]) -> None:
-        """Each role's PPO update on its finished samples."""
+        """Each role's PPO update on its finished samples, logged to TensorBoard."""
         progress = min(1.0, self.decisions() / self.config.total_decisions)
         for r, role in enumerate(ROLES):
             batch = batches[r]
             if len(batch) < 2:
                 continue
-            self.learners[role].update(batch, progress, self.rng)
+            stats = self.learners[role].update(batch, progress, self.rng)
+            if self.scalars is not None:
+                self.scalars.add(role, stats, self.decisions())
 
     def snapshot(self, generation: int) -> dict[str, Path]:
         folder = self.config.run_dir / "generations" / str(generation)
         self.snapshots.append({role: self.learners[role].frozen() for role in ROLES})
+        for role in ROLES:
+            self.learners[role].save_state(folder / role / folder_files.STATE_MODEL)
         return {role: self.learners[role].save(folder / role, self.config, generation) for role in ROLES}
 
     # ------------------------------------------------------------------ measurements
@@ -508,7 +702,8 @@ class TableSelfPlay:
         return result
 
     def write_history(self) -> None:
-        (self.config.run_dir / "history.json").write_text(json.dumps(self.history, indent=2) + "\n")
+        folder_files.write_atomic(self.config.run_dir / folder_files.HISTORY_FILE,
+                                  json.dumps(self.history, indent=2) + "\n")
 
     def plot(self) -> Path:
         from .table_measure import plot_history
@@ -526,17 +721,53 @@ def _main(argv: list[str]) -> int:
     parser.add_argument("--config", help="YAML of TableSelfPlayConfig fields (train/configs/table_selfplay/*.yml)")
     parser.add_argument("--set", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
                         help="override fields, e.g. total_decisions=200000 punter.learning_rate=3e-4")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace the earlier run in the run folder (its files are removed first); "
+                             "without it, a folder that holds a run is refused")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the interrupted run in the run folder after its last complete "
+                             "generation (with the settings it was started with)")
     args = parser.parse_args(argv)
+    if args.overwrite and args.resume:
+        raise UsageError("--overwrite and --resume: choose one (replace the earlier run, or continue it)")
     try:
         config = load_table_selfplay_config(args.config, args.set)
         selfplay = TableSelfPlay(config)
-    except (ValueError, OSError) as error:
+        if args.resume:
+            check_resume(config)
+            selfplay.restore()
+        else:
+            claim_folder(config.run_dir, folder_files.ENTRIES, args.overwrite,
+                         also=", --resume to continue it")
+    except (ValueError, TypeError, OSError) as error:
         raise UsageError(str(error)) from None
     start = time.perf_counter()
-    final = selfplay.run()
-    print(f"table self-play: {selfplay.decisions()} decisions in {time.perf_counter() - start:.0f}s; models: "
+    try:
+        final = selfplay.run()
+    except KeyboardInterrupt:
+        last = folder_files.last_complete(config.run_dir)
+        then = ("continue it with the same settings and --resume" if last else
+                "no generation was complete: start it again with --overwrite")
+        print(f"interrupted: {config.run_dir} keeps its history.json and {last} complete generation(s); "
+              f"{then}", file=sys.stderr)
+        return 130
+    print(f"table self-play: {selfplay.decisions()} decisions (total_decisions {config.total_decisions}: a "
+          f"generation ends with its rollout) in {time.perf_counter() - start:.0f}s; models: "
           + ", ".join(str(p) for p in final.values()))
     return 0
+
+
+def check_resume(config: TableSelfPlayConfig) -> None:
+    """A resume continues the run of these very settings (where it writes, and its threads, aside)."""
+    saved = read_run_config(config.run_dir)
+    mine, theirs = dataclasses.asdict(config), dataclasses.asdict(saved)
+    differ = [k for k in mine if k not in ("log_dir", "torch_threads") and mine[k] != theirs[k]]
+    if differ:
+        key = differ[0]
+        more = f"; also {differ[1:]}" if differ[1:] else ""
+        raise ValueError(f"--resume: {config.run_dir} was started with other settings ({key} = "
+                         f"{theirs[key]!r}, now {mine[key]!r}{more}): resume with its own, --config "
+                         f"{config.run_dir / folder_files.CONFIG_FILE}")
 
 
 if __name__ == "__main__":
