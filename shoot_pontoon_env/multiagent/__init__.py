@@ -1,6 +1,6 @@
 """The whole Pontoon table for multi-agent RL: a PettingZoo AEC environment with every seat an agent.
 
-PettingZoo classic style (needs the ``multiagent`` extra: ``pip install "shoot-pontoon-env[multiagent]"``)::
+PettingZoo classic style (needs the ``multiagent`` extra: ``pip install -e ".[multiagent]"`` in a checkout)::
 
     from shoot_pontoon_env.multiagent import env
 
@@ -28,7 +28,8 @@ try:
     from pettingzoo.utils.conversions import parallel_to_aec, turn_based_aec_to_parallel
 except ImportError as error:  # pragma: no cover - depends on the installed extras
     raise ImportError(
-        "shoot_pontoon_env.multiagent needs PettingZoo: pip install \"shoot-pontoon-env[multiagent]\""
+        "shoot_pontoon_env.multiagent needs PettingZoo, the multiagent extra: "
+        "pip install -e \".[multiagent]\" in a checkout of shoot-pontoon-env"
     ) from error
 
 from .batched import BatchedTableEnv, batched_env

@@ -3,18 +3,18 @@ batched whole-table env (so the two cannot drift apart in what they accept)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..actions import ActionKind
 from ..engine.table import Table
-from ..models.player import SOLVER_PLAYERS, solver_player
+from ..models.player import ROLES, SOLVER_PLAYERS, PolicyPlayer, RolePlayers, in_own_role, solver_player
 from ..rules import Rules
 from ..seat.action_table import ActionEntry, ActionTable, banker_action_table, punter_action_table
-from ..seat.arguments import (check_bool, check_deals_per_episode, check_int, check_penalty, check_players,
-                              check_rules, check_starting_chips, check_strategy)
+from ..seat.arguments import (check_bool, check_deals_per_episode, check_int, check_max_cycles, check_penalty,
+                              check_players, check_rules, check_starting_chips, check_strategy)
 from ..seat.config import PUNTER, SeatConfig
 from ..seat.encoding import ObservationEncoder
 from ..strategies import STRATEGIES, Strategy
@@ -68,12 +68,14 @@ def whole_table_settings(
     seats the table players play instead of learners (seat -> a strategy name or Strategy, or a
     solver player's name: ``optimal``, the solver's policy against ``stand17``, with its Shoot bets for
     the table's levels; ``basic``; or a trained network as a PolicyPlayer, which the batched engine
-    plays where it is an ActorPlayer or a TrainedPlayer: ``vector.engine.kernel_network``).
+    plays where it is an ActorPlayer or a TrainedPlayer: ``vector.engine.kernel_network``; or a dict
+    ``{"punter": p, "banker": q}`` of one player per role, ``seat_player``). A model plays only its own
+    role: one trained for one role is paired with ``ROLE_FALLBACKS``' player of the other.
     ``deals_per_episode=None``: one deal, or with ``max_cycles`` as many as the episode has room for
     (``max_cycles + 1``: every deal asks for a stake, so only the truncation ends the episode, as
     PettingZoo means by ``max_cycles``)."""
     rules = check_rules(rules)
-    max_cycles = None if max_cycles is None else check_int("max_cycles", max_cycles, 1)
+    max_cycles = check_max_cycles(max_cycles, deals_per_episode)
     if deals_per_episode is None:
         deals_per_episode = 1 if max_cycles is None else max_cycles + 1
     num_players = check_players(num_players)
@@ -87,18 +89,21 @@ def whole_table_settings(
             raise ValueError(f"players = {players!r}: expected a dict of seat -> strategy name, solver player name "
                              f"{list(SOLVER_PLAYERS)} or Strategy")
         solved: dict[str, Strategy] = {}
-        for seat, player in players.items():
-            check_int("players' seat", seat, 0, num_players - 1)
+
+        def one_player(argument: str, player: Strategy | str) -> Strategy:
             if isinstance(player, str) and player in SOLVER_PLAYERS:  # one solution for every seat naming it
                 if player not in solved:
                     levels = [e.amount for e in action_table.entries if e.kind == ActionKind.SHOOT_BET]
                     solved[player] = solver_player(player, rules, None, levels)
-                fixed[int(seat)] = solved[player]
-            elif isinstance(player, str) and player not in STRATEGIES:
-                raise ValueError(f"players[{seat}] = {player!r}: expected a strategy name {sorted(STRATEGIES)}, a "
+                return solved[player]
+            if isinstance(player, str) and player not in STRATEGIES:
+                raise ValueError(f"{argument} = {player!r}: expected a strategy name {sorted(STRATEGIES)}, a "
                                  f"solver player {list(SOLVER_PLAYERS)} or a Strategy instance")
-            else:
-                fixed[int(seat)] = check_strategy(f"players[{seat}]", player)
+            return check_strategy(argument, player)
+
+        for seat, player in players.items():
+            check_int("players' seat", seat, 0, num_players - 1)
+            fixed[int(seat)] = seat_player(f"players[{seat}]", player, one_player)
         bankers = range(num_players) if first_banker == "random" else (first_banker,)
         if any(all(s in fixed or s == banker for s in range(num_players)) for banker in bankers):
             raise ValueError(
@@ -120,6 +125,39 @@ def whole_table_settings(
         max_cycles=max_cycles,
         strict=check_bool("strict", strict),
     )
+
+
+def seat_player(argument: str, player: object, resolve: Callable[[str, object], Strategy]) -> Strategy:
+    """One seat's player, each of its roles by a player that can play it (``resolve`` checks one player
+    given by name or object). ``{"punter": p, "banker": q}`` or a ``RolePlayers``: p while the seat
+    punts, q while it banks; a model (a ``PolicyPlayer``) whose action table plays one role only: it
+    in that role and ``ROLE_FALLBACKS``' player in the other (the bank passes under the Shoot rules, so
+    a punter model's seat may be asked to keep or sell it, which its action table cannot answer). A
+    model given for a role it cannot play is refused in one line."""
+    if isinstance(player, Mapping):
+        if set(player) != set(ROLES):
+            raise ValueError(f"{argument} = {player!r}: expected one player for each role, "
+                             "{'punter': ..., 'banker': ...} (each a player's name or a Strategy)")
+        parts = [resolve(f"{argument}[{role!r}]", player[role]) for role in ROLES]
+        name = None
+    else:
+        resolved = resolve(argument, player)
+        if isinstance(resolved, RolePlayers):
+            parts, name = list(resolved.role_players()), resolved.name
+        else:
+            return in_own_role(resolved)
+    for role, part in zip(ROLES, parts):
+        if isinstance(part, PolicyPlayer) and role not in part.roles:
+            lacks = "stake" if role == "punter" else "keep or sell the bank"
+            what = f"{argument}[{role!r}] = {part.name!r}"
+            if not part.roles:
+                raise ValueError(f"{what}: a model whose action table plays neither role (no stake, no keep "
+                                 f"or sell the bank) cannot play the {role}'s")
+            own = part.roles[0]
+            raise ValueError(
+                f"{what}: a model of the {own}'s role cannot play the {role}'s (its action table has no "
+                f"{lacks}); give it as {argument} = {{{own!r}: model, {role!r}: a player of that role}}")
+    return RolePlayers(*parts, name)
 
 
 def first_banker_of(settings: WholeTableSettings, np_random: np.random.Generator) -> int:

@@ -73,7 +73,8 @@ class WholeTableEpisode(ABC):
 class ReferenceWholeTable(WholeTableEpisode):
     """The episode on a :class:`Table`, the table players' code in Python: the reference of the
     batched engine. The seats not in ``learners`` (all are, by default) are played by
-    ``config.players`` between the learners' decisions, as the kernel plays them."""
+    ``config.players`` between the learners' decisions, as the kernel plays them (a seat split by
+    role, ``models.player.RolePlayers``, by the player of the role it holds at each decision)."""
 
     engine = "table"
 

@@ -17,7 +17,7 @@ from ..envs.base import RESET_OPTIONS, action_index, illegal_message, stacked_op
 from ..envs.render import render_text
 from ..envs.window import SeatWindow
 from ..rules import Rules
-from ..seat.arguments import check_engine, check_render_mode
+from ..seat.arguments import check_engine, check_render_mode, check_seed
 from ..seat.episode import TableFacts
 from .config import agent_name, first_banker_of, whole_table_settings
 from .episodes import KernelWholeTable, ReferenceWholeTable, WholeTableEpisode
@@ -75,8 +75,14 @@ class ShootPontoonAECEnv(AECEnv):
     ``parallel_to_aec`` of the parallel form), as ``max_cycles_test`` expects. An
     illegal action does not end the episode: ``Table.forfeit`` (or the batched engine's copy of it)
     makes the offending seat's hands in play lose as if bust (a banker's hand counts as bust; a bank
-    decision keeps the bank) and the others play on. With ``strict=True`` it raises
+    decision keeps the bank) and the others play on; the agent's ``infos[agent]["illegal_action"]`` is
+    True and ``last_message`` says what happened. With ``strict=True`` it raises
     :class:`IllegalActionError` instead and nothing changes.
+
+    ## Info
+    Every agent's info has the same keys at every step, 0-d numpy values of fixed dtypes: ``deal``
+    (int64), ``banker`` (bool: this seat banks now), ``illegal_action`` (bool). The parallel form adds
+    PettingZoo's ``active_agent``.
 
     ## Arguments
     - ``rules``: a preset name (``"shoot"``, ``"casino"``, ``"playtech"``) or a :class:`Rules`.
@@ -143,6 +149,9 @@ class ShootPontoonAECEnv(AECEnv):
         reset."""
         self._np_random: np.random.Generator | None = None
         self._decisions = 0
+        self.last_message = ""
+        """What the env said about the last step: an illegal action's index, meaning and the legal ones
+        (``""`` after a legal one); ``infos[agent]["illegal_action"]`` flags it."""
         if self.engine == "batched":
             self._episode_on("batched")  # the error now, naming the argument, rather than at reset
 
@@ -155,6 +164,7 @@ class ShootPontoonAECEnv(AECEnv):
 
     # ------------------------------------------------------------------ PettingZoo API
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        seed = check_seed(seed)
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         stacked = stacked_option(self._known_options(options))
@@ -173,6 +183,7 @@ class ShootPontoonAECEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self._decisions = 0
+        self.last_message = ""
         self.infos = {a: self._info(a) for a in self.agents}
         self.agent_selection = agent_name(episode.to_act)
         if self.render_mode == "human":
@@ -209,8 +220,10 @@ class ShootPontoonAECEnv(AECEnv):
             self.terminations[a] = over
             self.truncations[a] = truncated
             self.infos[a] = self._info(a)
+        self.last_message = ""
         if illegal:
-            self.infos[agent].update(illegal_action=True, message=message + ": its hands in play are forfeited")
+            self.infos[agent]["illegal_action"] = np.array(True)
+            self.last_message = message + ": its hands in play are forfeited"
         if over or truncated:
             self._deads_step_first()
         else:
@@ -263,8 +276,11 @@ class ShootPontoonAECEnv(AECEnv):
         return self._episodes[engine]
 
     def _info(self, agent: str) -> dict[str, Any]:
-        return {"deal": self.episode.deals, "banker": self.episode.banker == self.seat_of[agent],
-                "illegal_action": False}
+        """The same keys at every step, numpy values of fixed dtypes (0-d), as the single-seat envs'
+        (TorchRL fixes its info specs from the first infos, and reads them as tensors: no text)."""
+        return {"deal": np.array(self.episode.deals, dtype=np.int64),
+                "banker": np.array(self.episode.banker == self.seat_of[agent]),
+                "illegal_action": np.array(False)}
 
     @staticmethod
     def _known_options(options: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -50,12 +50,39 @@ def check_int(name: str, value: Any, low: int, high: int | None = None) -> int:
     return int(value)
 
 
+def check_seed(value: Any, name: str = "seed") -> int | None:
+    """A reset seed: None or a non-negative int (Python or NumPy; a bool is no seed, though Python
+    counts it an int and Gymnasium's seeding takes it)."""
+    if value is not None and (not _is_int(value) or value < 0):
+        raise ValueError(f"{name} = {value!r}: expected None or a non-negative int")
+    return None if value is None else int(value)
+
+
 MAX_DEALS_PER_EPISODE = 10**6
 """The longest episode, in deals: far past any session, and a bound the chip checks can add up."""
 
 
 def check_deals_per_episode(value: Any) -> int:
     return check_int("deals_per_episode", value, 1, MAX_DEALS_PER_EPISODE)
+
+
+MAX_CYCLES = 10**12
+"""The most decisions ``max_cycles`` may name: far past the longest episode's (a million deals)."""
+
+
+def check_max_cycles(value: Any, deals_per_episode: Any) -> int | None:
+    """PettingZoo's ``max_cycles`` (None: no truncation). With ``deals_per_episode=None`` an episode
+    has ``max_cycles + 1`` deals, so the deals' limit bounds it (and the error says so, not naming
+    a deal count the user did not give)."""
+    if value is None:
+        return None
+    if deals_per_episode is not None:
+        return check_int("max_cycles", value, 1, MAX_CYCLES)
+    high = MAX_DEALS_PER_EPISODE - 1
+    if not _is_int(value) or not 1 <= value <= high:
+        raise ValueError(f"max_cycles = {value!r}: expected an int 1..{high} (with deals_per_episode=None an "
+                         f"episode has max_cycles + 1 deals, at most {MAX_DEALS_PER_EPISODE})")
+    return int(value)
 
 
 def check_starting_chips(value: Any) -> int:

@@ -24,7 +24,7 @@ from ..solver.player import OptimalPunter
 from . import kernel
 from .bitgen import GeneratorHandle
 from .compiler import disabled_reason
-from .policy import NO_POLICY, BatchPlayer
+from .policy import NO_POLICY, BatchPlayer, distinct_players, seat_roles
 from .layout import (
     AP_NONE, AP_STRATEGY, AP_TABLE, BALANCES, C_ACTIONS, C_AUTOPILOT, C_BANKER_SEAT_ENV, C_BLIND, C_COMPACT, C_DEALS_PER_EPISODE,
     C_FEED_CAPACITY, C_FIELDS, C_O_ACT_AMOUNT, C_O_ACT_KIND, C_O_BY_KIND, C_O_FEED, C_O_FEED_LEN, C_O_SHOE,
@@ -45,13 +45,28 @@ INT32_CHIPS = 2**31 - 1
 """The batch keeps chips in int32 (half the memory of a table); tables that could pass it are refused."""
 
 
+KEY_RANGE = 2**62
+"""Shuffle keys are integers of [0, 2**62), every one of them possible: ``Generator.integers`` (one
+64-bit draw, shifted), where a uniform float scaled would give only multiples of 512 (53 bits a key:
+repeated deals within a long training run). Every reset passes its keys to the kernel (``draw_keys``),
+so the kernel's own ``draw_key`` is never reached."""
+
+
 def first_key(seed: int) -> int:
-    """The shuffle key a scalar env's ``reset(seed=seed)`` gives its table: the kernel's ``draw_key``
-    (a uniform of [0, 2**62)) of the Generator Gymnasium seeds an env with. A vector env's per-table
-    seeds use it, so that table i deals what the scalar env seeded ``seed[i]`` deals
-    (``tests/vector/test_vector_env.py`` holds the two equal)."""
+    """The shuffle key a scalar env's ``reset(seed=seed)`` gives its table: the first ``draw_keys`` of
+    the Generator Gymnasium seeds an env with. A vector env's per-table seeds use it, so that table i
+    deals what the scalar env seeded ``seed[i]`` deals (``tests/vector/test_vector_env.py`` holds the
+    two equal)."""
     generator, _ = seeding.np_random(seed)
-    return int(np.int64(generator.random() * 4611686018427387904.0))
+    return int(generator.integers(0, KEY_RANGE))
+
+
+def draw_keys(rng: np.random.Generator, which: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``out`` (int64, a row per table) with a new episode's shuffle key at each row of ``which``, drawn
+    from ``rng`` in row order, and -1 (no key: the kernel reads none there) at the others."""
+    out.fill(-1)
+    out[which] = rng.integers(0, KEY_RANGE, size=int(np.count_nonzero(which)))
+    return out
 
 
 def largest_shoot_bet(config: SeatConfig, players: Sequence[tuple[int, list[int]]], autopilot: int) -> float:
@@ -179,7 +194,19 @@ def player_code(argument: str, player: Strategy, solver_players: bool,
     """``layout.strategy_code``, or S_OPTIMAL for the solver's policy, or S_NETWORK for a trained
     network, where the batch plays them (``solver_players``: a whole table, whose kernel reads them
     from the batch's policy and network arrays; S_NETWORK's ints[SI_A] is the network's largest Shoot
-    bet level, for the chip bound)."""
+    bet level, for the chip bound). A seat split by role (``policy.seat_roles``) has its rule-based or
+    solver player's code, the network of its other role being the batch's (``network_arrays``)."""
+    (punter_argument, punter), (banker_argument, banker) = seat_roles(argument, player)
+    if punter is not banker:
+        coded = [player_code(punter_argument, punter, solver_players, config),
+                 player_code(banker_argument, banker, solver_players, config)]
+        by_rule = [code for code in coded if code[0] != S_NETWORK]
+        if len(by_rule) == 2 and by_rule[0] != by_rule[1]:
+            raise UnbatchableStrategy(
+                f"{argument} = {getattr(player, 'name', player)!r}: the batched engine plays a seat's two "
+                "roles by different players only where one of them is a trained network (it keeps one "
+                "rule-based or solver player a seat); give that seat one of them for both roles")
+        return by_rule[0] if by_rule else coded[0]
     if solver_players and type(player) is OptimalPunter:
         _, ints, floats = strategy_code(argument, Strategy())
         return S_OPTIMAL, ints, floats
@@ -203,7 +230,8 @@ class NetworkArrays(NamedTuple):
     floats: np.ndarray
     """float64: every network's weights, biases and buy multiples."""
     of_seat: np.ndarray
-    """int64 (num_players,): the network each seat plays (-1: none)."""
+    """int64 (2, num_players): the network each seat plays while it punts ([0]) and while it banks ([1])
+    (-1: none, its rule-based or solver player plays that role)."""
     row_size: int
     """float32 scratch of the observation a network reads."""
     width: int
@@ -212,18 +240,20 @@ class NetworkArrays(NamedTuple):
 
 def network_arrays(config: SeatConfig) -> NetworkArrays:
     """The networks ``config.players`` play by (``kernel_network``), one per distinct player object: the
-    seats given one player share its network, and different seats may play different networks."""
+    seats given one player share its network, and different seats may play different networks; a seat
+    split by role (``policy.seat_roles``) may play one in each role."""
     found: dict[int, int] = {}
     networks: list[KernelNetwork] = []
-    of_seat = np.full(config.num_players, -1, dtype=np.int64)
+    of_seat = np.full((2, config.num_players), -1, dtype=np.int64)
     for seat, (argument, player) in enumerate(zip(config.player_arguments, config.players)):
-        network = kernel_network(argument, player, config)
-        if network is None:
-            continue
-        if id(player) not in found:
-            found[id(player)] = len(networks)
-            networks.append(network)
-        of_seat[seat] = found[id(player)]
+        for role, (name, part) in enumerate(seat_roles(argument, player)):
+            network = kernel_network(name, part, config)
+            if network is None:
+                continue
+            if id(part) not in found:
+                found[id(part)] = len(networks)
+                networks.append(network)
+            of_seat[role, seat] = found[id(part)]
     ints: list[int] = [len(networks)] + [0] * len(networks)
     floats: list[np.ndarray] = []
     at_float = 0
@@ -268,8 +298,9 @@ def network_arrays(config: SeatConfig) -> NetworkArrays:
 def solver_players_policy(config: SeatConfig) -> np.ndarray:
     """The policy array of the table players that are the solver's policy (``NO_POLICY``: none). A
     batch holds one: seats given different solutions are refused by name."""
-    tables = [(argument, BatchPlayer.of_strategy(player, config.rules).policy)
-              for argument, player in zip(config.player_arguments, config.players) if type(player) is OptimalPunter]
+    tables = [(name, BatchPlayer.of_strategy(part, config.rules).policy)
+              for argument, player in zip(config.player_arguments, config.players)
+              for name, part in distinct_players(argument, player) if type(part) is OptimalPunter]
     for argument, table in tables[1:]:
         if not np.array_equal(table, tables[0][1]):
             raise ValueError(f"{argument}: a solver's policy unlike {tables[0][0]}'s; the batched engine plays "
@@ -290,7 +321,10 @@ def batch_config(config: SeatConfig, layout: Layout, feed_capacity: int,
     if autopilot[0] == AP_STRATEGY:
         players_of_slots.append(("agent", autopilot[1]))
     coded = [player_code(argument, player, solver_players, config) for argument, player in players_of_slots]
-    largest_bet = largest_shoot_bet(config, [(code, ints) for code, ints, _ in coded], autopilot[0])
+    both_roles = [player_code(name, part, solver_players, config)[:2] for argument, player in players_of_slots
+                  for name, part in distinct_players(argument, player) if part is not player]  # split seats
+    bettors = [(code, ints) for code, ints, _ in coded] + both_roles
+    largest_bet = largest_shoot_bet(config, bettors, autopilot[0])
     if chip_bound(config, largest_bet) > INT32_CHIPS:
         raise ValueError(
             f"starting_chips = {config.starting_chips!r}, rules.max_stake = {rules.max_stake!r}, shoot_cap = "
@@ -387,6 +421,8 @@ class TableBatch:
         """Every table's deal number after the last reset or step (the ``deals`` column, contiguous)."""
         self._all = np.ones(n, dtype=np.bool_)
         self._no_keys = np.full(n, -1, dtype=np.int64)
+        self._keys = np.full(n, -1, dtype=np.int64)
+        """The shuffle keys of the tables a call resets (``draw_keys``)."""
         self._no_actions = np.zeros(n, dtype=np.int64)
         self.scratch = np.zeros(kernel.scratch_size(slots), dtype=np.int64)
         """The kernel's working memory of one call (legal moves, rank counts, showdown outcomes)."""
@@ -399,7 +435,7 @@ class TableBatch:
         """New episodes at the tables ``which`` (all by default); ``carry`` keeps a persistent shoe;
         ``keys``: each episode's shuffle key (by default drawn from ``rng``)."""
         which = self._all if which is None else np.ascontiguousarray(which, dtype=np.bool_)
-        keys = self._no_keys if keys is None else np.ascontiguousarray(keys, dtype=np.int64)
+        keys = draw_keys(rng, which, self._keys) if keys is None else np.ascontiguousarray(keys, dtype=np.int64)
         c = self.config
         self._check(kernel.play_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask, self._no_actions,
                                        which, bool(carry), False, keys, self.rewards, self.terminated,
@@ -409,9 +445,10 @@ class TableBatch:
         """One step of every table (``autoreset`` rows start a new episode instead); the results are
         in ``rewards``, ``terminated``, ``obs`` and ``mask``."""
         c = self.config
+        autoreset = np.ascontiguousarray(autoreset, dtype=np.bool_)
+        keys = draw_keys(rng, autoreset, self._keys) if autoreset.any() else self._no_keys
         self._check(kernel.play_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask,
-                                       np.ascontiguousarray(actions, dtype=np.int64),
-                                       np.ascontiguousarray(autoreset, dtype=np.bool_), True, True, self._no_keys,
+                                       np.ascontiguousarray(actions, dtype=np.int64), autoreset, True, True, keys,
                                        self.rewards, self.terminated, self.step_illegal, self.step_deals,
                                        self.rng_handle(rng), self.scratch))
 

@@ -79,14 +79,15 @@ class PontoonVectorEnv(VectorEnv):
     after a termination resets that table and ignores its action; ``SAME_STEP``, a terminated table is
     reset at once, its last observation and info in ``info["final_obs"]`` and ``info["final_info"]``;
     ``DISABLED``, the caller resets finished tables with ``reset(options={"reset_mask": done})``
-    before stepping them again. As in the scalar env, a terminal step's mask allows every index (the
-    reset ignores the action), so every mask row a caller receives holds a legal action. A reset
-    without a seed carries a persistent shoe over, as the scalar env's does.
+    before stepping them again (what TorchRL's ``GymWrapper`` prefers: it refuses ``NEXT_STEP``, whose
+    reset step ignores the action; docs/ECOSYSTEM.md). As in the scalar env, a terminal step's mask
+    allows every index (the reset ignores the action), so every mask row a caller receives holds a
+    legal action. A reset without a seed carries a persistent shoe over, as the scalar env's does.
 
     ## Info
-    ``action_mask`` (N, n), ``illegal_action`` (N,) and ``deal`` (N,), each with its ``_key`` flags
-    (all True), as ``SyncVectorEnv`` would batch the scalar env's infos; ``action_masks()`` returns the
-    mask for sb3-contrib.
+    ``action_mask`` (N, n) bool, ``illegal_action`` (N,) bool and ``deal`` (N,) int64, each with its
+    ``_key`` flags (all True), as ``SyncVectorEnv`` batches the scalar env's infos (0-d arrays of those
+    dtypes); ``action_masks()`` returns the mask for sb3-contrib.
     """
 
     metadata = {"render_modes": list(VECTOR_RENDER_MODES), "render_fps": 4, "autoreset_mode": AutoresetMode.NEXT_STEP}

@@ -54,7 +54,7 @@ from .layout import (
     PH_DEAL_OVER, PH_PLAY, PH_SHOOT_BETS, PH_STAKES, SF_A, SF_B, SI_A, SI_B, SI_BANKER_STAND,
     SI_PUNTER_STICK, STRAT_FLOATS, STRAT_INTS, ST_BANK, ST_BANKER, ST_BET_BEFORE_DEAL,
     ST_BET_BEFORE_SECOND, ST_FIRST_CARDS, ST_OVER, ST_PEEK, ST_PLAY, ST_SECOND_CARDS, ST_SETTLE,
-    ST_STAKES, S_DEALER, S_NETWORK, S_OPTIMAL, S_RANDOM, S_SHOOT_AWARE, S_TIPS, TAB_O_SPECIAL, T_ACK, T_BANKER, T_BANKER_CARDS,
+    ST_STAKES, S_DEALER, S_OPTIMAL, S_RANDOM, S_SHOOT_AWARE, S_TIPS, TAB_O_SPECIAL, T_ACK, T_BANKER, T_BANKER_CARDS,
     T_BOX, T_CURSOR, T_DEALS, T_DEAL_NUMBER, T_DECIDED, T_ERROR, T_FEED_COUNT, T_FEED_HEAD, T_FORFEITED,
     T_HAND, T_HANDS, T_ILLEGAL, T_KEY_HI, T_KEY_LO, T_NEEDS_RESET, T_RESERVE, T_REVEALED, T_SEED_HI, T_SEED_LO,
     T_SHOE_POS, T_SHOE_SHUFFLED, T_SHOE_SIZE, T_SHOOT, T_SHUFFLES, T_STAGE, T_TERMINAL, T_TURNOVERS,
@@ -2365,16 +2365,18 @@ def network_act(t, k8, c, f, net_i, net_f, network, mv, n, counts, row, x):
 def play_seat_player(t, k8, c, f, tab, pol, net_i, net_f, net_of, mv, rng, out, counts, net_row, net_x):
     """play_table_player for a whole table, whose table players may also be the solver's policy
     (S_OPTIMAL: ``pol``, played as table_act plays it for the seat to act) or a trained network
-    (S_NETWORK: network ``net_of[seat]`` of the batch's network arrays, network_act)."""
+    (network ``net_of[seat]`` of the batch's network arrays while the seat punts, ``net_of[players +
+    seat]`` while it banks, network_act; -1: the seat's strategy code plays that role, RolePlayers.act)."""
     seat = to_act(t, c)
     code = c[c[C_O_STRAT] + STRAT_INTS * seat]
-    if code != S_OPTIMAL and code != S_NETWORK:
+    network = net_of[c[C_PLAYERS] + seat] if t[T_BANKER] == seat else net_of[seat]
+    if code != S_OPTIMAL and network < 0:
         play_table_player(t, k8, c, f, tab, mv, rng, out, counts)
         return
     c[C_SEAT] = seat
     n = legal_moves(t, k8, c, mv)
-    if code == S_NETWORK:
-        kind, amount, legal = network_act(t, k8, c, f, net_i, net_f, net_of[seat], mv, n, counts, net_row, net_x)
+    if network >= 0:
+        kind, amount, legal = network_act(t, k8, c, f, net_i, net_f, network, mv, n, counts, net_row, net_x)
         if not legal:  # an unmasked policy's choice (PolicyPlayer.act raises)
             fail(t, 0, E_OPPONENT_ILLEGAL)
             return
@@ -2473,8 +2475,9 @@ def play_whole_tables(t, k8, c, f, tab, pol, net_i, net_f, net_of, obs, mask, ac
     negative); with ``step``, every other table's seat to act plays ``actions[i]``, or, where it is -1,
     the table waits (rewards 0). ``seats[i]``: the seat to act next (-1: over); ``rewards[i, s]``:
     seat s's reward of this step. ``net_i``/``net_f``: the batch's trained networks
-    (``engine.network_arrays``), ``net_of[i, s]`` the one table i's seat s plays where its code is
-    S_NETWORK; ``net_row``/``net_x``: a network's observation and layers (scratch). ``banker_now[i]`` and
+    (``engine.network_arrays``), ``net_of[i, s]`` and ``net_of[i, players + s]`` the one table i's seat s
+    plays while it punts and while it banks (-1: its strategy code plays); ``net_row``/``net_x``: a
+    network's observation and layers (scratch). ``banker_now[i]`` and
     ``deals[i]``: every table's banker and deal number after the call (contiguous, for the info).
     Returns the first table with an error (-1: none)."""
     mv = scratch[:MOVE * 8]

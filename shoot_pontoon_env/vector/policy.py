@@ -101,6 +101,22 @@ def policy_table(strategy: OptimalPunter, *, base_stake: int, min_stake: int, ma
     return np.concatenate([header] + parts)
 
 
+def seat_roles(argument: str, player: Strategy) -> list[tuple[str, Strategy]]:
+    """The (argument, player) of each of a seat's two roles, punting then banking: the two players of a
+    seat split by role (``models.player.RolePlayers``, read by its ``role_players()``: named
+    ``argument['punter']`` and ``argument['banker']`` in errors), or the one player in both. The kernel
+    keeps a seat's players in this order (``WholeTableBatch.net_of``)."""
+    split = getattr(player, "role_players", None)
+    if not callable(split):
+        return [(argument, player), (argument, player)]
+    return [(f"{argument}[{role!r}]", part) for role, part in zip(("punter", "banker"), split())]
+
+
+def distinct_players(argument: str, player: Strategy) -> list[tuple[str, Strategy]]:
+    """``seat_roles`` with the player of both roles once."""
+    return list({id(part): (name, part) for name, part in seat_roles(argument, player)}.values())
+
+
 NO_POLICY = np.zeros(HEADER, dtype=np.int32)
 """The policy array of batches whose agent seat is not played by a solver's table."""
 

@@ -104,10 +104,10 @@ class PontoonVecEnv(VecEnv):
                 "terminal_observation": final,
                 "TimeLimit.truncated": bool(truncated[i] and not terminated[i]),
                 "episode": {"r": float(self._episode_returns[i]), "l": int(self._episode_lengths[i]), "t": 0.0},
-                "illegal_action": bool(info["final_info"]["illegal_action"][i]),
+                "illegal_action": np.array(info["final_info"]["illegal_action"][i]),  # 0-d, as the scalar env's
             }
         for i in np.flatnonzero(illegal & ~dones):
-            infos[i]["illegal_action"] = True
+            infos[i]["illegal_action"] = np.array(True)
         self._episode_returns[dones] = 0.0
         self._episode_lengths[dones] = 0
         return self._observe(obs), rewards.astype(np.float32), dones, infos

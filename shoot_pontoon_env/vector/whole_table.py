@@ -4,8 +4,10 @@ Where a :class:`TableBatch` plays one agent seat against the kernel's table play
 batch stops at whichever learner's seat is to act (pgx's multi-player shape: the current seat, its
 observation and mask, and a reward for every seat at every step). The seats not in ``learners``
 are played by their table players (``config.players``: rule-based, the solver's policy, an
-``OptimalPunter``, or a trained network, a ``PolicyPlayer`` with a numpy actor) inside the kernel. Each table is one
-episode of ``ShootPontoonAECEnv``, step by step (``tests/multiagent/test_batched_differential.py``).
+``OptimalPunter``, or a trained network, a ``PolicyPlayer`` with a numpy actor, which plays only its
+own role where the seat's player is split by role: ``models.player.RolePlayers``) inside the kernel.
+Each table is one episode of ``ShootPontoonAECEnv``, step by step
+(``tests/multiagent/test_batched_differential.py``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from ..seat.config import SeatConfig
 from ..seat.episode import TableFacts
 from ..engine.view import SeatView
 from . import kernel
-from .engine import TableBatch, network_arrays, solver_players_policy
+from .engine import TableBatch, draw_keys, network_arrays, solver_players_policy
 from .layout import C_PLAYERS, C_SEAT
 from .readout import batch_facts, batch_seat_view
 
@@ -48,9 +50,10 @@ class WholeTableBatch(TableBatch):
         """Each seat's wealth when its reward was last written (the kernel's)."""
         self.networks = network_arrays(config)
         """The trained networks the table players play by (``engine.network_arrays``)."""
-        self.net_of = np.ascontiguousarray(np.tile(self.networks.of_seat, (n, 1)))
-        """``net_of[i, s]``: the network (an index of ``networks``) that table i's seat s plays, where
-        ``config.players[s]`` is a network (every table the same: the seat's)."""
+        self.net_of = np.ascontiguousarray(np.tile(self.networks.of_seat.ravel(), (n, 1)))
+        """``net_of[i, s]`` and ``net_of[i, num_players + s]``: the network (an index of ``networks``) that
+        table i's seat s plays while it punts and while it banks, where ``config.players[s]`` is a network
+        in that role (every table the same: the seat's; -1: its rule-based or solver player plays it)."""
         self.step_bankers = np.zeros(n, dtype=np.int64)
         """Every table's banker after the last reset or step (the ``banker`` column, contiguous)."""
         self._net_row = np.zeros(self.networks.row_size, dtype=np.float32)
@@ -61,13 +64,15 @@ class WholeTableBatch(TableBatch):
         """New episodes at the tables ``which`` (all by default), ``bankers`` banking first; ``carry``
         keeps a persistent shoe; ``keys``: each episode's shuffle key (by default drawn from ``rng``)."""
         which = self._all if which is None else np.ascontiguousarray(which, dtype=np.bool_)
-        self._play(rng, self._no_actions, which, carry, False, self._no_keys if keys is None else keys)
+        keys = draw_keys(rng, which, self._keys) if keys is None else keys
+        self._play(rng, self._no_actions, which, carry, False, keys)
 
     def step(self, actions: np.ndarray, autoreset: np.ndarray, rng: np.random.Generator) -> None:
         """The seat to act at every table plays ``actions[i]`` (-1: the table waits, with zero rewards;
         ``autoreset`` rows start a new episode instead, carrying a persistent shoe)."""
-        self._play(rng, np.ascontiguousarray(actions, dtype=np.int64),
-                   np.ascontiguousarray(autoreset, dtype=np.bool_), True, True, self._no_keys)
+        autoreset = np.ascontiguousarray(autoreset, dtype=np.bool_)
+        self._play(rng, np.ascontiguousarray(actions, dtype=np.int64), autoreset, True, True,
+                   draw_keys(rng, autoreset, self._keys) if autoreset.any() else self._no_keys)
 
     def _play(self, rng: np.random.Generator, actions: np.ndarray, resets: np.ndarray, carry: bool, step: bool,
               keys: np.ndarray) -> None:

@@ -31,7 +31,8 @@ def test_shapes_dtypes_and_the_info():
     table = batched_env(8, num_players=4)
     obs, info = table.reset(seed=0)
     n = len(table.action_table)
-    assert obs.shape == (8, table.observation_space.shape[0]) and obs.dtype == np.float32
+    assert obs.shape == table.observation_space.shape == (8, table.single_observation_space.shape[0])
+    assert obs.dtype == np.float32
     assert info["current_seat"].shape == (8,) and info["current_seat"].dtype == np.int64
     assert info["action_mask"].shape == (8, n) and info["action_mask"].dtype == np.bool_
     assert (info["current_seat"] == 1).all()  # the first to stake sits left of the banker, seat 0
@@ -40,7 +41,8 @@ def test_shapes_dtypes_and_the_info():
                                                                             info["action_mask"]))
     assert rewards.shape == (8, 4) and rewards.dtype == np.float32
     assert terminations.shape == truncations.shape == (8,) and terminations.dtype == np.bool_
-    assert all(table.observation_space.contains(row) for row in obs)
+    assert table.observation_space.contains(obs)
+    assert all(table.single_observation_space.contains(row) for row in obs)
 
 
 def test_a_seed_replays_exactly():
@@ -158,6 +160,10 @@ def test_the_aec_env_deals_what_table_0_of_a_batch_deals():
     ({"players": {0: "tips", 1: "tips", 2: "tips"}, "first_banker": "random"}, "first_banker = 'random'"),
     ({"players": ["tips"]}, "expected a dict"),
     ({"num_players": 1}, "num_players = 1"),
+    ({"max_cycles": 10**40}, r"max_cycles = 10{40}: expected an int 1\.\.999999 \(with deals_per_episode=No"),
+    ({"max_cycles": 10**40, "deals_per_episode": 3}, r"max_cycles = 10{40}: expected an int 1\.\.10{12}$"),
+    ({"max_cycles": True}, "max_cycles = True"),
+    ({"render_mode": "human"}, "render_mode = 'human': expected None or one of \\('ansi', 'rgb_array'\\)"),
 ])
 def test_bad_arguments_name_the_value(kwargs, message):
     kwargs = {"num_tables": 2, **kwargs}

@@ -28,12 +28,12 @@ def test_seats_share_a_network_only_where_they_share_its_player():
     players = {1: flat, 2: compact, 3: flat}
     config = whole_table_settings(players=players, first_banker=1).config
     packed = network_arrays(config)
-    assert packed.ints[0] == 2 and packed.of_seat.tolist() == [-1, 0, 1, 0]
+    assert packed.ints[0] == 2 and packed.of_seat.tolist() == [[-1, 0, 1, 0]] * 2  # both roles: seat networks
     base = packed.ints[2]
     assert packed.ints[base + N_COMPACT] == 1 and packed.ints[base + N_LAYERS] == 4
     assert packed.ints[base + N_INPUTS] == compact.actor.num_inputs
     env = batched_env(3, players=players, first_banker=1)
-    assert env.batch.net_of.tolist() == [[-1, 0, 1, 0]] * 3
+    assert env.batch.net_of.tolist() == [[-1, 0, 1, 0] * 2] * 3  # punting, then banking
     obs, info = env.reset(seed=0)
     rng = np.random.default_rng(0)
     for _ in range(200):

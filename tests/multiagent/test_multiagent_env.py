@@ -278,7 +278,7 @@ def test_illegal_actions_forfeit_with_a_penalty_and_the_table_plays_on():
     table.reset(seed=0, options={"stacked": "TS 9H TD 8H 7C 7D KS"})
     table.step(STICK)  # seat 1 must stake: a minimum stake is placed and lost
     assert table.rewards["seat_1"] == -1.0 - 1.0 and table.rewards["seat_0"] == 1.0
-    assert table.infos["seat_1"]["illegal_action"] and "illegal action 8 (stick)" in table.infos["seat_1"]["message"]
+    assert table.infos["seat_1"]["illegal_action"] and "illegal action 8 (stick)" in table.unwrapped.last_message
     assert table.agent_selection == "seat_2" and not any(table.terminations.values())
 
 
