@@ -68,6 +68,10 @@ class ShootPontoonBankerEnv(PontoonSeatEnv):
     ## Version History
     - v0: initial version (package 0.1); package 0.2 leaves the banker seat's game unchanged.
     - v0, package 0.3: ``engine``, as in ``ShootPontoon-v0`` (a seed deals other cards than in 0.2).
+    - v0, after package 0.9.1: info values are numpy arrays of fixed dtypes (``illegal_action`` 0-d
+      bool, ``deal`` 0-d int64), and an illegal action's text moved from ``info["message"]`` to
+      ``last_message``; the batched engine's shuffle keys take all 62 bits (``Generator.integers``), so
+      on it a seed deals other cards than in 0.9.1.
     """
 
     def __init__(

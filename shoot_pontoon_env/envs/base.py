@@ -23,10 +23,11 @@ from ..rules import Rules
 from ..seat.config import SeatConfig, player_arguments
 from ..seat.episode import Episode
 from ..seat.table_episode import TableEpisode
+from ..models.player import in_own_role
 from ..strategies import Strategy
 from ..seat.action_table import ActionTable
 from ..seat.arguments import (check_bool, check_deals_per_episode, check_engine, check_observation, check_penalty,
-                        check_render_mode, check_starting_chips)
+                        check_render_mode, check_seed, check_starting_chips)
 from ..seat.encoding import ObservationEncoder
 from ..seat.features import COMPACT_SIZE
 from .picture import keys_to_action, render_rgb
@@ -114,6 +115,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
             self.observation_space = spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
         self._role = role
         self._player_arguments = player_arguments(role, num_players, seat, punters_argument)
+        self._role_pairs: dict[int, tuple[Strategy, Strategy]] = {}
         self._config = self._build_config()
         self._table_episode: TableEpisode | None = None
         self._kernel_episode = self._batched_episode()
@@ -125,16 +127,28 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
     def _build_config(self) -> SeatConfig:
         return SeatConfig(
             rules=self.rules, num_players=self.num_players, seat=self.seat, role=self._role,
-            players=tuple(self.players), player_arguments=self._player_arguments, action_table=self.action_table,
+            players=self._seated_players(),
+            player_arguments=self._player_arguments, action_table=self.action_table,
             encoder=self.encoder, deals_per_episode=check_deals_per_episode(self.deals_per_episode),
             illegal_action_penalty=check_penalty(self.illegal_action_penalty), starting_chips=self.starting_chips,
             observation=self.observation)
+
+    def _seated_players(self) -> tuple[Strategy, ...]:
+        """The public ``players`` as seated: a trained model of one role plays only that role, the other
+        by ``models.player.ROLE_FALLBACKS`` (its seat may take the bank across deals); each model's
+        pairing made once, so that an unchanged ``players`` gives the same tuple."""
+        seated = []
+        for player in self.players:
+            if id(player) not in self._role_pairs or self._role_pairs[id(player)][0] is not player:
+                self._role_pairs[id(player)] = (player, in_own_role(player))
+            seated.append(self._role_pairs[id(player)][1])
+        return tuple(seated)
 
     @property
     def config(self) -> SeatConfig:
         """The configuration of the next episode: the one built at construction, built anew where the
         public ``players``, ``illegal_action_penalty`` or ``deals_per_episode`` have changed since."""
-        if self._config.settings() != (tuple(self.players), self.illegal_action_penalty, self.deals_per_episode):
+        if self._config.settings() != (self._seated_players(), self.illegal_action_penalty, self.deals_per_episode):
             self._config = self._build_config()
             self._kernel_episode = self._batched_episode()  # a new batch has no shoe to carry over
             if self._table_episode is not None:
@@ -178,7 +192,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict]:
-        super().reset(seed=seed)
+        super().reset(seed=check_seed(seed))
         stacked = stacked_option(options)
         self.config  # noqa: B018 - brings the config (and both engines' episodes) up to date
         episode = self._engine_for(stacked)
@@ -207,8 +221,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         observation, reward, terminated = episode.step(index, self.np_random)
         info = self._info()
         if illegal:
-            info["illegal_action"] = True
-            info["message"] = self._last_message
+            info["illegal_action"] = np.array(True)  # what happened: last_message
         if self.render_mode == "human":
             self.render()
         return observation, reward, terminated, False, info
@@ -262,8 +275,14 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         self._last_message = message + ": the hand in play is forfeited and the episode ends"
 
     def _info(self) -> dict[str, Any]:
+        """The same keys at every step, each value a numpy array of a fixed dtype and shape (0-d for
+        the scalars): ``action_mask`` (n,) bool, ``illegal_action`` () bool, ``deal`` () int64. Readers
+        that build a spec from the first info (TorchRL's) need that, and Gymnasium's ``SyncVectorEnv``
+        batches them into arrays of the same dtypes (a Python bool or str would not do: a ``np.bool_``
+        batches as objects). Text, what an illegal action did, is ``last_message``."""
         episode = self._episode
-        return {"action_mask": episode.mask.copy(), "illegal_action": False, "deal": episode.deals}
+        return {"action_mask": episode.mask.copy(), "illegal_action": np.array(False),
+                "deal": np.array(episode.deals, dtype=np.int64)}
 
     # ------------------------------------------------------------------ for tests and agents
     def _under_way(self) -> Episode:
@@ -303,7 +322,9 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
 
     @property
     def last_message(self) -> str:
-        """What the env said about the last step (an illegal action), or ``""``."""
+        """What the env said about the last step (an illegal action: the index, its meaning, the legal
+        ones, and that the hand is forfeited), or ``""``; through wrappers,
+        ``env.get_wrapper_attr("last_message")``. The info carries only ``illegal_action``."""
         return self._last_message
 
     @property

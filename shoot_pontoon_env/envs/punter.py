@@ -113,6 +113,10 @@ class ShootPontoonEnv(PontoonSeatEnv):
       replays 0.2's episodes); ``render()`` needs a ``render_mode`` (0.2 returned text without one).
     - v0, package 0.4: a ``render_mode`` no longer moves the env to the Table (the same engine plays
       and deals the same cards with or without one); ``observation="compact"``.
+    - v0, after package 0.9.1: info values are numpy arrays of fixed dtypes (``illegal_action`` 0-d
+      bool, ``deal`` 0-d int64), and an illegal action's text moved from ``info["message"]`` to
+      ``last_message``; the batched engine's shuffle keys take all 62 bits (``Generator.integers``), so
+      on it a seed deals other cards than in 0.9.1.
     """
 
     def __init__(

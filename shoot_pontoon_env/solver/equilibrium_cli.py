@@ -51,7 +51,8 @@ def equilibrium_main(argv: list[str], presets: list[str]) -> int:
         try:
             importlib.import_module("scipy.optimize")
         except ImportError:
-            raise UsageError("argument --lp: needs scipy: pip install 'shoot-pontoon-env[solver]'") from None
+            raise UsageError("argument --lp: needs scipy, the solver extra: "
+                             "pip install -e '.[solver]' in a checkout") from None
     begin = time.perf_counter()
     eq = solve_equilibrium(rules, args.iterations, recall=args.recall)
     result = measure(eq)

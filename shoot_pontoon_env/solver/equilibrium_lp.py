@@ -49,7 +49,8 @@ def solve_lp(game: HeadsUpGame, tolerance: float = 1e-7, max_rounds: int = 200) 
         from scipy import sparse
         from scipy.optimize import linprog
     except ImportError as error:  # an optional dependency
-        raise ImportError("the LP check needs scipy: pip install 'shoot-pontoon-env[solver]'") from error
+        raise ImportError("the LP check needs scipy, the solver extra: "
+                          "pip install -e '.[solver]' in a checkout") from error
     if len(game.infos) != len(game.states):
         raise ValueError("the LP is of the perfect-recall game: build_game(rules, perfect_recall=True)")
     begin = time.perf_counter()

@@ -112,7 +112,7 @@ def test_random_unmasked_play_forfeits_conserving_chips(config, engine):
         if info["illegal_action"]:
             illegal += 1
             assert env.view.phase in (Phase.BANK_DECISION, Phase.DEAL_OVER)
-            assert "illegal action" in info["message"]
+            assert "illegal action" in env.unwrapped.last_message
             net = net_chips(env) / env.rules.base_stake
             assert rewards == pytest.approx(net - 2.0)
     assert illegal > 50
