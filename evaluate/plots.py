@@ -4,6 +4,7 @@ and the paired differences over the hands."""
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -137,19 +138,24 @@ def checkpoint_curve(summaries: Sequence[Summary], path: Path) -> Path | None:
     return _paired_curves(runs, reference_of(summaries), unit_of(summaries), path, "Checkpoints on common hands")
 
 
-def _policy_grid(record: AgentRecord, softness: str, cards: int) -> tuple[list[int], list[str], np.ndarray]:
+def _policy_grid(record: AgentRecord, softness: str, cards: int) -> tuple[list[int], list[str], np.ndarray,
+                                                                          np.ndarray]:
+    """Per total: the index in the labels of the agent's most frequent action (-1: it never decided
+    there) and that action's share of its decisions there."""
     totals = list(range(4, 22)) if softness == "hard" else list(range(12, 22))
-    cells = {}
+    cells: dict[int, dict[str, int]] = {}
     for (soft, total, n, label), count in record.decisions.items():
         if soft == softness and n == cards:
             cells.setdefault(total, {}).setdefault(label, 0)
             cells[total][label] += count
     labels = sorted({label for per in cells.values() for label in per})
-    grid = np.full(len(totals), -1.0)
+    grid, share = np.full(len(totals), -1.0), np.zeros(len(totals))
     for row, total in enumerate(totals):
         if total in cells:
-            grid[row] = labels.index(max(cells[total], key=cells[total].get))
-    return totals, labels, grid
+            top = max(cells[total], key=lambda label: cells[total][label])
+            grid[row] = labels.index(top)
+            share[row] = cells[total][top] / sum(cells[total].values())
+    return totals, labels, grid, share
 
 
 def _cell_text(label: str) -> str:
@@ -157,27 +163,52 @@ def _cell_text(label: str) -> str:
     return label if label.startswith("buy") else label.split()[0][:5]
 
 
+UNIFORM_AGENTS = ("random",)
+"""Agents that pick uniformly among the legal actions: a panel of their most frequent action would be
+one draw of noise, so the heatmaps leave them out and say so."""
+CELL_FONT, TICK_FONT, TITLE_FONT = 9, 9, 10
+"""Point sizes of the heatmaps' text (9 pt at least, readable at the saved resolution)."""
+
+
 def strategy_heatmaps(records: Sequence[AgentRecord], path: Path, max_cards: int = 4) -> Path:
-    """Per agent: the most frequent action by hand total (rows) and number of cards (columns),
-    hard and soft hands; blank where the agent never decided."""
-    labels = sorted({key[3] for r in records for key in r.decisions})
+    """``strategy_figure`` saved as a PNG at ``path``."""
+    return _save(strategy_figure(records, max_cards), path)
+
+
+def strategy_figure(records: Sequence[AgentRecord], max_cards: int = 4) -> plt.Figure:
+    """Per agent: the most frequent action by hand total (rows) and number of cards (columns), hard
+    and soft hands; blank where the agent never decided, paler where its choice there was less often
+    the same (the colour's strength is the action's share of the agent's decisions in that cell).
+    Uniformly random agents (``UNIFORM_AGENTS``) are named in the title, not drawn."""
+    drawn = [r for r in records if r.name not in UNIFORM_AGENTS]
+    left_out = [r.name for r in records if r.name in UNIFORM_AGENTS]
+    labels = sorted({key[3] for r in drawn for key in r.decisions})
     colours = plt.get_cmap("tab10")
-    fig, axes = plt.subplots(2, len(records), figsize=(3.2 * len(records), 8), squeeze=False)
-    for col, record in enumerate(records):
+    fig, axes = plt.subplots(2, max(len(drawn), 1), figsize=(3.6 * max(len(drawn), 1), 10), squeeze=False)
+    for col, record in enumerate(drawn):
         for row, softness in enumerate(("hard", "soft")):
             ax = axes[row][col]
             totals = list(range(4, 22)) if softness == "hard" else list(range(12, 22))
             image = np.ones((len(totals), max_cards - 1, 3))
             for c, cards in enumerate(range(2, max_cards + 1)):
-                _, own_labels, grid = _policy_grid(record, softness, cards)
+                _, own_labels, grid, share = _policy_grid(record, softness, cards)
                 for r, value in enumerate(grid):
                     if value >= 0:
                         label = own_labels[int(value)]
-                        image[r, c] = colours(labels.index(label) % 10)[:3]
-                        ax.text(c, r, _cell_text(label), ha="center", va="center", fontsize=6)
+                        colour = np.asarray(colours(labels.index(label) % 10)[:3])
+                        image[r, c] = 1 - share[r] * (1 - colour)  # white where no action dominates
+                        ax.text(c, r, _cell_text(label), ha="center", va="center", fontsize=CELL_FONT)
             ax.imshow(image, aspect="auto", origin="lower")
-            ax.set_yticks(range(len(totals)), [str(t) for t in totals], fontsize=7)
-            ax.set_xticks(range(max_cards - 1), [str(c) for c in range(2, max_cards + 1)])
-            ax.set_title(f"{record.name}: {softness}", fontsize=9)
-            ax.set_xlabel("cards")
-    return _save(fig, path)
+            ax.set_yticks(range(len(totals)), [str(t) for t in totals], fontsize=TICK_FONT)
+            ax.set_xticks(range(max_cards - 1), [str(c) for c in range(2, max_cards + 1)], fontsize=TICK_FONT)
+            ax.set_title(f"{record.name}: {softness} hands", fontsize=TITLE_FONT)
+            ax.set_xlabel("cards held", fontsize=TICK_FONT)
+            ax.set_ylabel(f"{softness} total", fontsize=TICK_FONT)
+    if not drawn:
+        axes[0][0].set_visible(False)
+        axes[1][0].set_visible(False)
+    title = "Most frequent action per hand (paler: chosen less often)" + (
+        f"; not drawn: {', '.join(left_out)} (uniform among the legal actions)" if left_out else "")
+    width = fig.get_figwidth() * 72 / (TITLE_FONT * 0.6)  # characters of the title's size in a line
+    fig.suptitle(textwrap.fill(title, int(width)), fontsize=TITLE_FONT)
+    return fig

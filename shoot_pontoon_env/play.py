@@ -22,14 +22,22 @@ from typing import TextIO
 import numpy as np
 
 from .actions import Action, ActionKind, LegalMove
-from .cards import HandClass, HandRank, best_total, card_code
+from .cards import HandClass, best_total, card_code
+from .cli import Parser, UsageError, run
 from .engine.events import RESERVE_ACCOUNT, SHOOT_ACCOUNT, Event, EventKind
 from .engine.settlement import banker_rank, hand_rank
 from .engine.table import MAX_PLAYERS, MIN_PLAYERS, Phase, Table
 from .engine.view import HandView, SeatView, seat_view
-from .envs.render import event_line
-from .cli import Parser, UsageError, run
-from .models.player import SOLVER_PLAYERS, solver_player
+from .envs.render import (
+    advance_labels,
+    banker_role,
+    banker_value,
+    describe_rank,
+    event_line,
+    hand_value,
+    total_text,
+)
+from .models.player import SOLVER_PLAYERS, RolePlayers, in_own_role, solver_player
 from .rules import CHIP_LIMIT, PRESETS, Rules, get_rules
 from .strategies import STRATEGIES, Strategy, is_strategy_name, make_strategy
 
@@ -58,6 +66,8 @@ REDUCED_GAME_PLAYER = "equilibrium"
 PLAYER_NAMES = f"{', '.join(sorted(STRATEGIES))}, thresholdN, {', '.join(SOLVER_PLAYERS)}"
 """The players by name: the strategies, ``thresholdN`` (stick on N or more) and the solver's."""
 QUIT = ("q", "quit")
+NAME_WIDTH = 12
+"""The column of seat names in the table and the chip counts (a longer name is cut: ``name_cell``)."""
 SEED_MAX = 2**63 - 1
 """Largest ``--seed``, as ``simulate --seed``: NumPy's Generator here would take any size, but a seed
 is printed to be typed again, and one bound for every command keeps a seed a 64-bit int."""
@@ -95,16 +105,6 @@ class Console:
 
 
 # --------------------------------------------------------------------------- opponents
-class RoleSplit(Strategy):
-    """One player for punting and another for banking: a seat keeps its player when the bank moves."""
-
-    def __init__(self, punter: Strategy, banker: Strategy, name: str) -> None:
-        self.punter, self.banker, self.name = punter, banker, name
-
-    def act(self, view: SeatView, rng: np.random.Generator) -> Action:
-        return (self.banker if view.is_banker else self.punter).act(view, rng)
-
-
 def checkout_zoo() -> Path | None:
     """The model zoo of a checkout of the repository (``agents/zoo``, which ``zoo:NAME`` names), where
     Python finds the checkout's folders: on ``sys.path``, so from the checkout's root (``python -m``
@@ -125,7 +125,7 @@ def trained_player(spec: str, rules: Rules, seats: int, starting_chips: int, *, 
     caller's user changes the table size, named where a model's observation does not fit it (None:
     the size is fixed)."""
     needs = (f"trained opponent {spec!r} needs the train extra (pyyaml, torch, stable-baselines3, "
-             "sb3-contrib): pip install 'shoot-pontoon-env[train]'")
+             "sb3-contrib): pip install -e '.[train]' in a checkout")
     try:
         import gymnasium as gym
 
@@ -229,20 +229,16 @@ def make_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> Str
             raise UsageError(f"--opponents {part!r}: expected a strategy or player by name ({PLAYER_NAMES}), "
                              "zoo:NAME, a model .zip or a run folder (zoo:NAME from a checkout)")
     if len(players) == 2:
-        return RoleSplit(players[0][0], players[1][0], spec)
-    player, banks = players[0]
-    if banks is None or (not banks and not rules.shoot):  # without a Shoot the bank never passes to a punter
-        return player
-    return (RoleSplit(make_strategy("tips"), player, f"{spec} (punts as tips)") if banks
-            else RoleSplit(player, make_strategy("stand17"), f"{spec} (banks as stand17)"))
+        for (player, banks), part, role in zip(players, split_spec(spec), ("punter", "banker")):
+            if banks is not None and banks != (role == "banker"):
+                trained = "banker" if banks else "punter"
+                raise UsageError(f"--opponents {spec!r}: {part!r} is a model of the {trained}'s role, given as "
+                                 f"the {role}: PUNTER/BANKER names the punter first")
+        return RolePlayers(players[0][0], players[1][0], spec)
+    return in_own_role(players[0][0])  # a model plays its own role only, the other by ROLE_FALLBACKS
 
 
 # --------------------------------------------------------------------------- what the player sees
-def banker_role(rules: Rules) -> str:
-    """What the seat holding the bank is called: the dealer where it draws by the house rule."""
-    return "dealer" if rules.banker_play == "dealer" else "banker"
-
-
 def dealer_rule(rules: Rules) -> str:
     """The dealer's drawing rule (``banker_play="dealer"``) in the words of the casino seeds (004:
     "hits on 16 and soft 17 / stands on hard 17")."""
@@ -277,7 +273,8 @@ def legend(rules: Rules) -> str:
     """The keys and typed amounts of this table, and nothing the rules do not have."""
     amounts = "stakes and Shoot bets are" if rules.shoot and rules.shoot_bet_points else "stakes are"
     keys = ", ".join(f"{KEYS[kind][0]} {KEYS[kind][1]}" for kind in table_keys(rules))
-    return f"Keys: {keys}; {amounts} typed as numbers of chips; q leaves."
+    return (f"Keys: {keys}; {amounts} typed as numbers of chips; q leaves.\n"
+            "Cards: [8D] is one of yours lying face down (only you see it), ?? one you cannot see.")
 
 
 def sale_buyer(banker: int, num_players: int) -> int:
@@ -297,11 +294,14 @@ def sale_offer(view: SeatView) -> str:
             f"back {kitty_text(view.shoot, view.reserve)} ({price + view.shoot + view.reserve} chips in all)")
 
 
-def log_line(event: Event, viewer: int, role: str, before: Sequence[Event]) -> str:
+def log_line(event: Event, viewer: int, role: str, before: Sequence[Event], label: str | None = None) -> str:
     """One log entry as ``viewer`` may read it, in words: moves and results by name, the banker by its
     role, and a sale with all the seller gets (the payments logged just ``before`` it); the rest as
-    the env's picture writes it (``event_line``)."""
-    who = f"seat {event.seat}" + (f" hand {event.hand}" if event.hand is not None else "")
+    the env's picture writes it (``event_line``). ``label``: the hand's label, which stays the same
+    for the whole deal (``envs.render.advance_labels``: a split hand 2 goes on as 2a and 2b)."""
+    if label is None and event.hand is not None:
+        label = str(event.hand)
+    who = f"seat {event.seat}" + (f" hand {label}" if label is not None else "")
     if event.kind == EventKind.ACTION:  # the note is the action as str(Action) writes it: "buy 4"
         kind = ActionKind[event.note.split(" ")[0].upper()]
         return f"{who} {MOVE_WORDS[kind].format(amount=event.amount)}"
@@ -309,8 +309,6 @@ def log_line(event: Event, viewer: int, role: str, before: Sequence[Event]) -> s
         if event.amount:
             return f"{who} {'wins' if event.amount > 0 else 'loses'} {abs(event.amount)}"
         return f"{who} gets its stake back"
-    if event.kind == EventKind.PEEK:
-        return f"the {role} (seat {event.seat}) peeks"
     if event.kind == EventKind.BANK_SALE:
         payments = []
         for earlier in reversed(before):
@@ -321,33 +319,27 @@ def log_line(event: Event, viewer: int, role: str, before: Sequence[Event]) -> s
         reserve = sum(e.amount for e in payments if e.src == RESERVE_ACCOUNT)
         return (f"seat {event.dst} buys the bank for {event.amount} chips; seat {event.src} takes back "
                 f"{kitty_text(shoot, reserve)}: {event.amount + shoot + reserve} chips in all")
-    return event_line(event, viewer)
+    return event_line(event, viewer, label, role)
 
 
-def total_text(cards: Sequence[int]) -> str:
-    """A best total, marked soft where an ace counts 11 in it (it can still draw without busting)."""
-    total, soft = best_total(cards)
-    return f"soft {total}" if soft else str(total)
+def cards_text(cards: Sequence[int], hidden: int = 0, face_up: Sequence[bool] | None = None) -> str:
+    """Cards by their codes, ``??`` for each one the seat may not see. ``face_up`` (the seat's own
+    cards): those lying face down, which only this seat sees, are marked ``[8D]``."""
+    codes = [card_code(c) if face_up is None or face_up[i] else f"[{card_code(c)}]"
+             for i, c in enumerate(cards)]
+    return " ".join(codes + ["??"] * hidden) or "-"
 
 
-def describe_rank(rank: HandRank) -> str:
-    if rank.hand_class == HandClass.BUST:
-        return f"bust ({rank.total})"
-    if rank.hand_class == HandClass.PONTOON:
-        return "a Pontoon"
-    if rank.hand_class == HandClass.FIVE_CARD_TRICK:
-        return f"a Five Card Trick ({rank.total})"
-    return str(rank.total)
+def name_cell(name: str) -> str:
+    """A seat's name cut or padded to ``NAME_WIDTH`` so that the chip column stays put (the whole
+    name is in the introduction)."""
+    return (name if len(name) <= NAME_WIDTH else name[:NAME_WIDTH - 2] + "..").ljust(NAME_WIDTH)
 
 
-def cards_text(cards: Sequence[int], hidden: int = 0) -> str:
-    return " ".join([card_code(c) for c in cards] + ["??"] * hidden) or "-"
-
-
-def hand_text(hand: HandView) -> str:
-    shown = f"{cards_text(hand.cards, hand.hidden_cards)}"
+def hand_text(hand: HandView, rules: Rules, label: str, face_up: Sequence[bool] | None = None) -> str:
+    shown = f"hand {label}: {cards_text(hand.cards, hand.hidden_cards, face_up)}"
     if hand.cards:
-        shown += f" ({'shows ' if hand.hidden_cards else ''}{total_text(hand.cards)})"
+        shown += f" ({hand_value(hand, rules)})"
     shown += f", stake {hand.stake}" + (f", Shoot bet {hand.shoot_bet}" if hand.shoot_bet else "")
     if hand.settled:
         shown += f"  [settled {hand.result:+d}]"
@@ -356,26 +348,72 @@ def hand_text(hand: HandView) -> str:
     return shown
 
 
-def table_text(table: Table, view: SeatView, names: Sequence[str]) -> str:
+def table_text(table: Table, view: SeatView, names: Sequence[str], labels: Sequence[str] | None = None
+               ) -> str:
+    """The table as ``view``'s seat sees it, each hand under its label (``labels``, by hand index)."""
+    rules = table.rules
     lines = [f"Shoot {table.shoot}" + (f" (reserve {table.reserve})" if table.reserve else "")
-             + f", room for Shoot bets {table.shoot_capacity}" if table.rules.shoot else "No Shoot at this table"]
+             + f", room for Shoot bets {table.shoot_capacity}" if rules.shoot else "No Shoot at this table"]
     for seat in range(table.num_players):
-        who = f"seat {seat} {names[seat]:<10} chips {table.balances[seat]:>6}"
+        who = f"seat {seat} {name_cell(names[seat])} chips {table.balances[seat]:>6}"
         if seat == table.banker:
-            shows = "shows " if view.banker_hidden else ""
-            total = f" ({shows}{total_text(view.banker_cards)})" if view.banker_cards else ""
-            role = banker_role(table.rules).upper()
-            lines.append(f"  {who}  {role}: {cards_text(view.banker_cards, view.banker_hidden)}{total}")
+            value = (f" ({banker_value(view.banker_cards, view.banker_hidden, rules)})"
+                     if view.banker_cards else "")
+            up = table.banker_face_up if seat == view.seat else None
+            lines.append(f"  {who}  {banker_role(rules).upper()}: "
+                         f"{cards_text(view.banker_cards, view.banker_hidden, up)}{value}")
             continue
         hands = [(i, h) for i, h in enumerate(view.hands) if h.seat == seat]
         lines.append(f"  {who}" + ("" if hands else "  no hand"))
         for i, hand in hands:
-            lines.append(f"      {hand_text(hand)}" + ("   <- your decision" if i == view.current else ""))
+            up = table.hands[i].face_up if seat == view.seat else None
+            label = labels[i] if labels is not None and i < len(labels) else str(i)
+            lines.append(f"      {hand_text(hand, rules, label, up)}"
+                         + ("   <- your decision" if i == view.current else ""))
     return "\n".join(lines)
 
 
 def amount_prompt(move: LegalMove, what: str) -> str:
     return f"{what} {move.low}" if move.low == move.high else f"{what} {move.low}..{move.high}"
+
+
+def refusal(kind: ActionKind, view: SeatView) -> str:
+    """Why a key of this table's moves is not allowed now, in the rules' terms (empty: no reason
+    beyond the list of the legal moves)."""
+    rules, hand = view.rules, view.current_hand
+    if kind in (ActionKind.KEEP_BANK, ActionKind.SELL_BANK):
+        return "the banker keeps or sells the bank once the deal is settled"
+    if view.phase == Phase.BANKER:
+        total = total_text(view.banker_cards)
+        return f"the {banker_role(rules)} may not draw on {total}" if kind == ActionKind.TWIST else ""
+    if hand is None:
+        return ""
+    total, soft = best_total(hand.cards)
+    if kind == ActionKind.STICK:
+        return (f"you may not stick on {total_text(hand.cards)}: a hand sticks only on {rules.stick_minimum} "
+                f"or more (the stick minimum of these rules)")
+    if kind in (ActionKind.TWIST, ActionKind.BUY) and not rules.may_draw_on(total, soft):
+        return f"a hand of {total_text(hand.cards)} may not draw (draw_on_21 = {rules.draw_on_21!r})"
+    if kind in (ActionKind.BUY, ActionKind.SPLIT) and hand.doubled:
+        return "a hand whose stakes are doubled takes one card by a twist, and stands"
+    if kind == ActionKind.BUY:
+        if hand.twists and not rules.buy_after_twist:
+            return "a hand that has twisted may not buy (these rules)"
+        if rules.max_buys is not None and hand.buys >= rules.max_buys:
+            return f"a hand buys at most {rules.max_buys} time(s)"
+        if rules.max_stake_multiple is not None:
+            return (f"the stake of {hand.stake} may not pass {rules.max_stake_multiple} times the hand's "
+                    f"first stake of {hand.original_stake}")
+    if kind in (ActionKind.SPLIT, ActionKind.DOUBLE) and (len(hand.cards) != 2 or hand.twists or hand.buys):
+        move = "split" if kind == ActionKind.SPLIT else "double the stakes"
+        return f"only a hand's first two cards may {move}"
+    if kind == ActionKind.SPLIT:
+        a, b = hand.cards
+        same_value = min(a // 4 + 1, 10) == min(b // 4 + 1, 10)
+        if not (a // 4 == b // 4 if rules.split_match == "rank" else same_value):
+            return f"only two cards of the same {rules.split_match} split"
+        return f"a box splits into at most {rules.max_split_hands} hands"
+    return ""
 
 
 # --------------------------------------------------------------------------- the player's decisions
@@ -428,8 +466,13 @@ def choose(console: Console, view: SeatView) -> Action:
         move = by_key.get(key)
         if move is None:
             keys = ", ".join(by_key)
-            console.say(f"  {answer!r} is not a legal move here: type one of {keys} (q quits)")
+            known = next((kind for kind, (k, _) in KEYS.items() if k == key and not rest), None)
+            reason = refusal(known, view) if known is not None else ""
+            reason = reason or f"{answer!r} is not a legal move here"
+            console.say(f"  {reason}: type one of {keys} (q quits)")
             continue
+        if move.kind == ActionKind.BUY and move.low == move.high and not rest.strip():
+            return Action(ActionKind.BUY, move.low)  # the menu says the only amount: "[b] buy 2 chips"
         if move.kind == ActionKind.BUY:
             action = ask_amount(console, ActionKind.BUY, [move],
                                 f"Buy for how many chips ({move.low}..{move.high}, Enter goes back)? ",
@@ -459,6 +502,8 @@ class Session:
         self.role = banker_role(rules)
         self.names = seat_names(rules, seat, self.table.banker, players)
         self._shown = 0
+        self._labels: list[str] = []
+        """Each hand's label this deal, kept up to date with the log as it is echoed."""
 
     def run(self, deals: int | None) -> int:
         say = self.console.say
@@ -471,15 +516,14 @@ class Session:
                 played += 1
         except Leave:
             say("You leave the table.")
-        unfinished = self.table.phase != Phase.DEAL_OVER
-        say(self.chip_count("Final chips" + (" (stakes of the unfinished deal counted as their owners')"
-                                             if unfinished else "")))
+        say(self.chip_count("Final chips"))
         return 0
 
     def play_deal(self) -> None:
         table, say = self.table, self.console.say
         table.start_deal()
         self._shown = 0
+        self._labels = []
         role = f"the {self.role}" if table.banker == self.seat else "a punter"
         holder = f"seat {table.banker} " + ("is the dealer" if self.role == "dealer" else "holds the bank")
         say(f"\n=== Deal {table.deal_number}: {holder}; you (seat {self.seat}) are {role} ===")
@@ -492,7 +536,7 @@ class Session:
             view = seat_view(table, seat)
             if seat == self.seat:
                 self.echo_events()
-                say(table_text(table, view, self.names))
+                say(table_text(table, view, self.names, self._labels))
                 action = choose(self.console, view)
             else:
                 action = self.players[seat].act(view, self.rng)
@@ -503,10 +547,13 @@ class Session:
         say(self.chip_count("Chips"))
 
     def echo_events(self) -> None:
-        events = self.table.events
+        events, labels = self.table.events, self._labels
         for at in range(self._shown, len(events)):
-            if events[at].kind not in QUIET_EVENTS:
-                self.console.say(f"  . {log_line(events[at], self.seat, self.role, events[:at])}")
+            event = events[at]
+            advance_labels(labels, event)
+            if event.kind not in QUIET_EVENTS:
+                label = labels[event.hand] if event.hand is not None and event.hand < len(labels) else None
+                self.console.say(f"  . {log_line(event, self.seat, self.role, events[:at], label)}")
         self._shown = len(events)
 
     def explain(self) -> None:
@@ -518,9 +565,11 @@ class Session:
         banker = banker_rank(view.banker_cards, rules)
         say(f"Settlement: the {self.role} (seat {table.banker}) has "
             f"{cards_text(view.banker_cards, view.banker_hidden)} = {describe_rank(banker)}")
-        for hand in view.hands:
+        for index, hand in enumerate(view.hands):
             rank = hand_rank(hand, rules)  # reads only cards and from_split, as a HandView has them
             owner = "you" if hand.seat == self.seat else f"seat {hand.seat}"
+            if sum(h.seat == hand.seat for h in view.hands) > 1 and index < len(self._labels):
+                owner += f" (hand {self._labels[index]})"
             if hand.result > 0:
                 outcome = f"wins {hand.result}" + (f" (of which {hand.shoot_bet} from the Shoot)"
                                                    if hand.shoot_bet else "")
@@ -542,8 +591,22 @@ class Session:
             net = table.net_position(seat)
             bank = ("" if seat != table.banker else f" ({self.role}, with the Shoot)" if table.rules.shoot
                     else f" ({self.role})")
-            parts.append(f"  seat {seat} {self.names[seat]:<10} {table.wealth(seat):>6}{bank}  net {net:+d}")
-        return f"{title} after {table.deal_number} deal(s):\n" + "\n".join(parts)
+            parts.append(f"  seat {seat} {name_cell(self.names[seat])} {table.wealth(seat):>6}{bank}  "
+                         f"net {net:+d}")
+        return f"{title} {self.deals_text()}:\n" + "\n".join(parts)
+
+    def deals_text(self) -> str:
+        """How many deals were played to the end, and an unfinished one (its stakes counted as their
+        owners'): the deal number counts a deal from its start."""
+        table = self.table
+        unfinished = table.phase != Phase.DEAL_OVER
+        finished = table.deal_number - unfinished
+        text = (f"after {finished} deal{'s' * (finished != 1)}" if finished
+                else "before any deal was played")
+        if unfinished:
+            text += (" (a deal left unfinished: its stakes counted as their owners')" if finished
+                     else " (the first deal left unfinished: its stakes counted as their owners')")
+        return text
 
 
 # --------------------------------------------------------------------------- command line

@@ -104,4 +104,4 @@ def test_the_limits_themselves_are_accepted(capsys):
 def test_play_opponents_takes_a_model_path_with_slashes(spec, capsys):
     status, out = play_main(["--seed", "0", "--deals", "1", "--opponents", spec], stdin="2\n0\ns\nt\ns\nt\ns\n")
     assert status == 0, capsys.readouterr().err
-    assert "Settlement:" in out and "Final chips after 1 deal(s)" in out
+    assert "Settlement:" in out and "Final chips after 1 deal:" in out

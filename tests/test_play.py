@@ -15,11 +15,13 @@ from shoot_pontoon_env.play import Console, dealer_rule, legend, main
 from shoot_pontoon_env.rules import PLAYTECH, SHOOT
 
 ROOT = Path(__file__).resolve().parents[1]
+CARDS_LEGEND = "Cards: [8D] is one of yours lying face down (only you see it), ?? one you cannot see."
+"""The legend's second line, after the keys."""
 
 
 def play(*args: str, stdin: str = "", cwd: Path = ROOT) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "shoot_pontoon_env.play", *args], input=stdin, text=True,
-                          capture_output=True, cwd=cwd, timeout=120)
+                          capture_output=True, cwd=cwd, timeout=1200)  # far above its quiet time (seconds)
 
 
 def play_here(argv: list[str], answers: list[str]) -> tuple[int, str]:
@@ -53,7 +55,7 @@ def test_a_deal_with_wrong_input_refused_and_asked_again_then_end_of_input():
     assert "'z' is not a legal move here: type one of s, t, b" in out
     assert "stick takes no amount" in out
     assert "1 is not allowed here: the amount must be 2..4" in out  # "b 1": a buy of 1 chip
-    assert "KD 7C (17), stake 2   <- your decision" in out
+    assert "hand 0: [KD] [7C] (17), stake 2   <- your decision" in out  # dealt face down: marked
     assert "BANKER: ?? ??" in out  # the banker's cards are face down while you decide
     assert "Settlement: the banker (seat 0) has 9D 6H 7S = bust (22)" in out
     assert "you: KD 7C = 17 against bust (22): wins 2" in out
@@ -87,7 +89,7 @@ def test_many_deals_keep_a_running_count_and_the_bank_passes():
         assert sum(chips for _, chips, _ in block) == 3000
     assert "the Shoot is empty: the bank passes" in out or "sells the bank" in out
     assert "you (seat 1) are the banker" in out  # the bank reached you and you banked
-    assert "Final chips after 40 deal(s)" in out
+    assert "Final chips after 40 deals:" in out
 
 
 BETTING = '{"preset": "shoot", "shoot_bet_points": ["before_second_card", "before_fourth_card"], "max_shoot_bet": 2}'
@@ -117,6 +119,10 @@ BETTING = '{"preset": "shoot", "shoot_bet_points": ["before_second_card", "befor
     (["--opponents", "zoo:nothing"], "error: trained opponent 'zoo:nothing': no trained model 'nothing'"),
     (["--opponents", "zoo:playtech_punter"], "error: trained opponent 'zoo:playtech_punter' was trained under "
                                              "the rules 'playtech', not 'shoot': choose --rules playtech\n"),
+    (["--opponents", "zoo:shoot_banker/zoo:shoot_punter"], "error: --opponents 'zoo:shoot_banker/zoo:shoot_punter': "
+     "'zoo:shoot_banker' is a model of the banker's role, given as the punter: PUNTER/BANKER names the punter first\n"),
+    (["--opponents", "tips/zoo:shoot_punter"], "error: --opponents 'tips/zoo:shoot_punter': 'zoo:shoot_punter' is a "
+                                               "model of the punter's role, given as the banker"),
     (["--seats", "3", "--opponents", "zoo:shoot_banker"], "error: trained opponent 'zoo:shoot_banker' reads "
                                                           "observations of shape (554,) (a table of 4 seats); a table of 3 seats gives (414,)"),
 ])
@@ -140,7 +146,7 @@ def test_a_table_of_changed_rules_from_json_with_the_model_trained_there():
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert out.startswith("Pontoon (shoot-custom)") and "Shoot bet before second card (0..2 chips" in out
-    assert "Settlement:" in out and "Final chips after 1 deal(s)" in out
+    assert "Settlement:" in out and "Final chips after 1 deal:" in out
 
 
 def test_outside_a_checkout_rule_based_play_works_and_trained_opponents_are_refused(tmp_path):
@@ -192,15 +198,16 @@ def test_a_casino_table_shows_its_dealer_and_offers_only_the_keys_its_rules_have
     assert status == 0
     assert out.startswith(f"Pontoon ({preset}), 3 seats, seed 0. You are seat 1; the others: seat 0 the dealer "
                           "(hits soft 17, stands on hard 17), seat 2 tips.\n"
-                          "Keys: s stick, t twist, b buy, p split; stakes are typed as numbers of chips; q leaves.\n")
+                          "Keys: s stick, t twist, b buy, p split; stakes are typed as numbers of chips; "
+                          f"q leaves.\n{CARDS_LEGEND}\n")
     assert "=== Deal 1: seat 0 is the dealer; you (seat 1) are a punter ===" in out
-    assert f"  seat 0 dealer     chips   1000  DEALER: {dealer_shows}\n  seat 1 you" in out
+    assert f"  seat 0 dealer       chips   1000  DEALER: {dealer_shows}\n  seat 1 you" in out
     for absent in ("keep", "sell", "Shoot bet", "banker", "BANKER", "seat 0 tips"):  # no bank sale, no Shoot
         assert absent not in out, absent
     assert "[s] stick  [t] twist  [b] buy 2 chips  [q] quit" in out
-    assert "      AS 5H (soft 16), stake 2   <- your decision" in out  # the ace counts 11: marked soft
+    assert "      hand 0: [AS] [5H] (soft 16), stake 2   <- your decision" in out  # the ace counts 11: soft
     assert "  . seat 1 hand 0 twists\n  . seat 1 hand 0 gets 4C face up\n" in out
-    assert "      AS 5H 4C (soft 20), stake 2   <- your decision" in out
+    assert "      hand 0: [AS] [5H] 4C (soft 20), stake 2   <- your decision" in out  # a twist: face up
     assert "  . seat 1 hand 0 sticks\n  . seat 2 hand 1 sticks\n" in out
     assert "  . seat 2 hand 1 loses 1\n  . seat 1 hand 0 wins 2\n" in out
     assert "Settlement: the dealer (seat 0) has 9C 7D 2S = 18\n  you: AS 5H 4C = 20 against 18: wins 2\n" in out
@@ -261,7 +268,7 @@ def test_selling_the_bank_shows_its_price_before_and_all_the_seller_gets_after(m
     assert status == 0
     assert ("Keys: s stick, t twist, b buy, p split, k keep the bank, x sell the bank; stakes and Shoot bets are "
             "typed as numbers of chips; q leaves.\n") in out
-    assert "  seat 0 you        chips    9" in out and "  BANKER: 9C 8D (17)\n" in out
+    assert "  seat 0 you          chips    9" in out and "  BANKER: 9C 8D (17)\n" in out
     assert f"[k] keep the bank  [x] sell the bank to seat 1 {offer}  [q] quit\nYour move: x\n" in out
     assert f"  . seat 0 sells the bank\n  . seat 1 buys the bank {sale}\n  . seat 1 posts a Shoot of 50\n" in out
     assert re.search(chips, out) and "sell_bank" not in out
@@ -296,10 +303,80 @@ def test_who_draws_by_the_dealers_rule_is_said_at_the_start(argv, first_line):
      "Keys: s stick, t twist, k keep the bank, x sell the bank; stakes are typed as numbers of chips"),
 ])
 def test_the_legend_has_the_moves_and_amounts_of_the_rules(rules, keys):
-    assert legend(rules) == keys + "; q leaves."
+    assert legend(rules) == f"{keys}; q leaves.\n{CARDS_LEGEND}"
 
 
 def test_the_dealers_rule_in_words():
     assert dealer_rule(PLAYTECH) == "hits soft 17, stands on hard 17"
     assert dealer_rule(PLAYTECH.replace(dealer_hits_soft_17=False)) == "stands on 17"
     assert dealer_rule(PLAYTECH.replace(dealer_stands_on=18)) == "stands on 18"
+
+
+# Three seats, you (seat 1) are dealt 8D 5C (13); seat 2 (tips) 9C 8S; the banker TS 7D; then 2C, 4H, KD.
+THIRTEEN = "8D 9C TS 5C 8S 7D 2C 4H KD"
+
+
+@pytest.mark.parametrize("rules, minimum", [("shoot", 15), ('{"preset": "shoot", "stick_minimum": 16}', 16)])
+def test_typing_s_below_the_stick_minimum_says_the_minimum(monkeypatch, rules, minimum):
+    status, out = stacked_play(monkeypatch, ["--rules", rules, "--seed", "0", "--deals", "1", "--seats", "3"],
+                               ["2", "0", "s", "t", "s", "t", "s"], THIRTEEN)
+    assert status == 0
+    assert "      hand 0: [8D] [5C] (13), stake 2   <- your decision\n" in out
+    assert ("[t] twist  [b] buy 2..4 chips  [q] quit\nYour move: s\n  you may not stick on 13: a hand sticks "
+            f"only on {minimum} or more (the stick minimum of these rules): type one of t, b (q quits)\n"
+            ) in out
+    assert "  . seat 1 hand 0 twists\n  . seat 1 hand 0 gets 2C face up\n" in out
+
+
+def test_a_buy_of_a_single_amount_is_made_by_its_key_alone(monkeypatch):
+    """Playtech's buy is a casino double, one amount: ``b`` buys it (the menu says the amount), and
+    no "Buy for how many chips (2..2)" is asked."""
+    argv = ["--rules", "playtech", "--seed", "0", "--deals", "1", "--seats", "3"]
+    status, out = stacked_play(monkeypatch, argv, ["2", "b", "s"], CASINO_DEAL)
+    assert status == 0
+    assert ("[s] stick  [t] twist  [b] buy 2 chips  [q] quit\nYour move: b\n"
+            "  . seat 1 hand 0 buys a card for 2 chips\n") in out
+    assert "Buy for how many" not in out and "2..2" not in out
+
+
+# Three seats, you (seat 1) 8D 8H, split: hand 0a draws 5C (13), twists 2C (15) and sticks; hand 0b draws 4C
+# (12) and twists KH (bust); seat 2 (tips) stands on 9C 8S; the banker TS 3D.
+SPLIT_DEAL = "8D 9C TS 8H 8S 3D 5C 2C 4C KH"
+
+
+def test_a_split_hand_goes_on_as_a_and_b_and_the_other_hands_keep_their_numbers(monkeypatch):
+    status, out = stacked_play(monkeypatch, ["--seed", "0", "--deals", "1", "--seats", "3"],
+                               ["2", "0", "p", "t", "s", "t"], SPLIT_DEAL)
+    assert status == 0
+    assert ("  . seat 1 hand 0 splits\n  . seat 1 hand 0b stakes 2 (split)\n"
+            "  . seat 1 hand 0a gets 5C face down\n") in out
+    assert ("      hand 0a: [8D] [5C] (13), stake 2   <- your decision\n"
+            "      hand 0b: [8H] (8), stake 2\n") in out
+    assert "      hand 1: ?? ??, stake 2\n" in out  # seat 2's hand, index 2 at the Table after the split
+    assert ("  . seat 1 hand 0b gets KH face up\n  . seat 1 hand 0b shows 8H\n"
+            "  . seat 1 hand 0b shows 4C\n") in out
+    assert "  . seat 2 hand 1 sticks\n" in out and "you (hand 0b): 8H 4C KH = bust: loses 2" in out
+    assert "hand 2" not in out
+
+
+def test_quitting_before_the_first_deal_is_played_says_no_deal_was_played(monkeypatch):
+    status, out = play_here(["--seed", "0"], ["q"])
+    assert status == 0 and "after 1 deal" not in out
+    assert ("Final chips before any deal was played (the first deal left unfinished: its stakes counted as "
+            "their owners'):\n") in out
+    answers = ["2", "0", "t", "s", "q"]  # play the first deal, then leave at "Press Enter"
+    status, out = stacked_play(monkeypatch, ["--seed", "0", "--seats", "3"], answers, THIRTEEN)
+    assert status == 0 and "Press Enter for the next deal (q to leave): q\nYou leave the table.\n" in out
+    assert "Final chips after 1 deal:\n" in out
+
+
+def test_long_names_are_cut_to_keep_the_columns():
+    spec = "shoot_aware/stand17"  # one player per role: the seat's name is the whole spec
+    answers = ["2", "0", "s", "t", "s", "t", "s"]
+    status, out = play_here(["--seed", "0", "--deals", "1", "--opponents", spec], answers)
+    assert status == 0 and f"seat 0 {spec}, seat 2 {spec}, seat 3 {spec}." in out  # the whole name, once
+    table = [line for line in out.splitlines() if re.match(r"  seat \d .* chips ", line)]
+    counts = [line for line in out.splitlines() if re.match(r"  seat \d .* net [+-]", line)]
+    assert table and counts and "shoot_awar.. chips" in out
+    assert len({line.index(" chips ") for line in table}) == 1  # every chips column at one place
+    assert all(re.match(r"  seat \d .{12} [ \d-]{5}\d( \(|  net)", line) for line in counts), counts

@@ -196,7 +196,7 @@ def _trained(option: str, spec: str, rules) -> Any:
 
 def exploitability_main(argv: list[str]) -> int:
     from ..play import is_model_spec
-    from .best_response import exploitability, make_player
+    from .best_response import Progress, exploitability, make_player
 
     args = build_exploitability_parser().parse_args(argv)
     rules = get_rules(args.rules)
@@ -215,7 +215,7 @@ def exploitability_main(argv: list[str]) -> int:
             raise UsageError(f"argument {option}: {error}, or a trained model (zoo:NAME, a model .zip or a run "
                              "folder)") from None
     try:
-        result = exploitability(players[0], players[1], rules, solutions)
+        result = exploitability(players[0], players[1], rules, solutions, Progress("exploitability"))
     except NotImplementedError as error:
         raise UsageError(str(error)) from None
     out = result.to_dict()

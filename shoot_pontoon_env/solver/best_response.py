@@ -62,9 +62,11 @@ What is exact and what is approximated:
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TextIO
 
 from ..rules import Rules, get_rules
 from ..strategies import Strategy, is_strategy_name, make_strategy
@@ -277,25 +279,78 @@ class Exploitability(PairGains):
                 "seconds": self.seconds, "notes": list(self.notes)}
 
 
+class Progress:
+    """Lines on ``stream`` (stderr) while a long computation runs: each stage as it starts, then every
+    ``every_s`` seconds how far it is (the players' decisions asked so far: a trained model is asked
+    at every hand facing each observation, minutes on the preset), and the time at the end. The
+    command line reports so; a library call is silent unless it passes one."""
+
+    def __init__(self, name: str, stream: TextIO | None = None, every_s: float = 30.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.name, self.stream, self.every_s, self.clock = name, stream, every_s, clock
+        self.began = self.last = clock()
+        self.asked = 0
+        self.what = ""
+
+    def say(self, text: str, end: bool = False) -> None:
+        elapsed = f"{'in' if end else 'after'} {self.clock() - self.began:.0f} s"
+        print(f"{self.name}: {text} ({elapsed})", file=self.stream or sys.stderr, flush=True)
+
+    def stage(self, number: int, stages: int, what: str) -> None:
+        self.what = f"stage {number} of {stages}, {what}"
+        self.last = self.clock()
+        self.say(self.what)
+
+    def asking(self, player: Any) -> Any:
+        """``player`` with its ``act`` counted (on the object only: what the solver reads of its class,
+        ``dealer.banker_declares``, is unchanged); the same object, returned."""
+        act = player.act
+
+        def counted(view: Any, rng: Any) -> Any:
+            self.asked += 1
+            if self.clock() - self.last >= self.every_s:
+                self.last = self.clock()
+                self.say(f"{self.what}: {self.asked:,} decisions asked")
+            return act(view, rng)
+
+        player.act = counted
+        return player
+
+
+STAGES = 4
+
+
 def exploitability(punter: str | Strategy, banker: str | Strategy, rules: Rules | str = "shoot",
-                   solutions: Solutions | None = None) -> Exploitability:
+                   solutions: Solutions | None = None, progress: Progress | None = None) -> Exploitability:
     """Exploitability of the pair (``punter``, ``banker``), both by name or as strategies, in one game
     (at most two hands a box; see the module doc). ``solutions``: solves to share (:func:`make_player`);
-    each game is solved once."""
+    each game is solved once. ``progress``: told each of the four stages, and asked to count the
+    players' decisions."""
     begin = time.perf_counter()
     rules = get_rules(rules)
     check_rules(rules)  # first: it refuses rules it cannot model
     solutions = {} if solutions is None else solutions
     p, b = make_player(punter, rules, solutions), make_player(banker, rules, solutions)
+    if progress is not None:
+        p, b = progress.asking(p), progress.asking(b)
+        progress.stage(1, STAGES, f"the punter's best response to {getattr(b, 'name', 'the banker')}")
     punter_best = punter_best_response(b, rules, solutions)
+    if progress is not None:
+        progress.stage(2, STAGES, f"the punter's box enumerated under {getattr(p, 'name', 'its policy')}")
     rows = _rows(p, rules)
     space = banker_space(rules)
+    if progress is not None:
+        progress.stage(3, STAGES, "the banker's best response")
     best = evaluate(rows, space)
+    if progress is not None:
+        progress.stage(4, STAGES, "the pair's value (the banker asked at each of its hands)")
     pair = evaluate(rows, space, strategy_draws(b, rows, space))
+    if progress is not None:
+        progress.say(f"done, {progress.asked:,} decisions asked", end=True)
     return Exploitability(rules.name, getattr(p, "name", repr(p)), getattr(b, "name", repr(b)), pair.value,
                           best.value, punter_best, True, time.perf_counter() - begin)
 
 
-__all__ = ["Exploitability", "PunterResponse", "ResponseBanker", "ResponsePunter", "banker_best_response",
-           "exploitability", "make_player", "pair_value", "punter_best_response", "punter_response",
-           "punter_response_to", "two_hand_rules"]
+__all__ = ["Exploitability", "Progress", "PunterResponse", "ResponseBanker", "ResponsePunter",
+           "banker_best_response", "exploitability", "make_player", "pair_value", "punter_best_response",
+           "punter_response", "punter_response_to", "two_hand_rules"]

@@ -174,3 +174,110 @@ def test_gymnasium_play_drives_the_env_by_keys(monkeypatch):
     play_module.play(env, wait_on_player=True, fps=1000, callback=callback, seed=0)
     assert episodes[0] == 2 and len(steps) >= 4
     assert not any(illegal for _, illegal in steps)
+
+
+# ------------------------------------------------------------------------- words, labels, the new picture
+def act(env, label: str) -> None:
+    env.step(env.action_table.labels.index(label))
+
+
+def test_the_ansi_picture_names_a_pontoon_a_five_card_trick_and_a_bust():
+    env = make(num_players=3, render_mode="ansi", engine="table")
+    env.reset(seed=0, options={"stacked": "AS 9C TD KH 7D 7C"})  # you: AS KH, a Pontoon
+    act(env, "stake 4")
+    act(env, "Shoot bet 2")
+    text = env.render()
+    assert "hand 0: AS KH             (a Pontoon)  stake 4, Shoot bet 2" in text and "(21)" not in text
+    assert "seat 0 (banker, chips 946): TD 7C (17)" in text
+    env.reset(seed=0, options={"stacked": "2C 9C TD 3C 7D 7C 2D 3D 4H"})  # you: 2C 3C, then 2D 3D 4H
+    act(env, "stake 2")
+    act(env, "no Shoot bet")
+    for _ in range(3):
+        act(env, "twist")
+    assert "hand 0: 2C 3C 2D 3D 4H    (a Five Card Trick (14))" in env.render()
+    env.reset(seed=0, options={"stacked": "TC 9C TD 6C 7D 7C KD"})  # you: TC 6C, twist KD
+    act(env, "stake 2")
+    act(env, "no Shoot bet")
+    act(env, "twist")
+    assert "hand 0: TC 6C KD          (bust (26))  stake 2  [settled -2]" in env.render()
+
+
+def test_a_casino_tables_banker_is_the_dealer_in_both_pictures():
+    from shoot_pontoon_env.envs.picture import render_rgb, result_line
+
+    env = make("ShootPontoon-Playtech-v0", num_players=2, render_mode="ansi", engine="table")
+    env.reset(seed=0, options={"stacked": "TS 9C 8H 8D KC"})  # you: TS 8H; the dealer 9C 8D
+    act(env, "stake 2")
+    act(env, "stick")
+    text = env.render()
+    assert "seat 0 (dealer, chips" in text and "banker" not in text
+    assert result_line(env.window()) == "result: you win 2 with 18 against the dealer's 17"
+    assert render_rgb(env.window()).shape == (540, 960, 3)
+
+
+def test_the_log_keeps_each_hands_label_across_a_split():
+    env = make(num_players=3, render_mode="ansi", engine="table")
+    env.reset(seed=0, options={"stacked": "8S 9C TD 8H 7D 7C 3C 2D"})  # you: 8S 8H, split
+    act(env, "stake 2")
+    act(env, "no Shoot bet")
+    act(env, "split")
+    text = env.render()
+    assert "hand 0a: 8S 3C" in text and "hand 0b: 8H" in text and "hand 1: ?? ??" in text
+    assert "seat 1 hand 0b stakes 2 (split)" in text and "seat 1 hand 0a gets 3C face down" in text
+    assert "hand 2" not in text  # seat 2's hand is index 2 at the Table now, and still hand 1 in the picture
+
+
+def test_the_rgb_end_frame_has_a_result_line():
+    from shoot_pontoon_env.envs import picture
+
+    env = rgb_env(num_players=3, engine="table")
+    env.reset(seed=0, options={"stacked": "AS 9C TD KH 7D 7C"})
+    act(env, "stake 4")
+    assert picture.result_line(env.window()) == ""  # no result while the deal is played
+    act(env, "Shoot bet 2")  # a Pontoon: the deal plays out
+    window = env.window()
+    assert window.episode_over
+    assert picture.result_line(window) == "result: you win 10 with a Pontoon against the banker's 17"
+    frame = env.render()
+    original = picture.result_line
+    try:
+        picture.result_line = lambda window: ""
+        assert not np.array_equal(frame, env.render())  # the line is drawn
+    finally:
+        picture.result_line = original
+
+
+def test_the_rgb_cards_are_large_with_their_suits_drawn_and_panels_fit_their_hands():
+    from PIL import Image, ImageDraw
+
+    from shoot_pontoon_env.envs import picture
+
+    size = picture.CARD_SIZES[0]
+    assert size.width >= 48 and size.height >= 64
+    for card, colour in ((parse_card("9H"), picture.RED), (parse_card("9S"), picture.BLACK)):
+        image = Image.new("RGB", (size.width + 2, size.height + 2), picture.FELT)
+        picture._draw_card(ImageDraw.Draw(image), 0, 0, card, size)
+        ink = (np.asarray(image) == colour).all(axis=2).sum()
+        assert ink > 0.12 * size.width * size.height  # a large suit shape, not a letter
+    # four seats: every panel as tall as its one hand at the largest size; ten seats still fit the frame
+    card, heights = picture._layout([1, 1], 400)
+    assert card == picture.CARD_SIZES[0] and heights == [picture._panel_height(1, card)] * 2
+    card, heights = picture._layout([1, 1, 1, 1], 450)
+    assert sum(heights) + picture.GAP * 4 <= 450
+
+
+def test_rendering_draws_no_random_numbers():
+    """The same seed deals the same cards whatever the render mode."""
+    played = {}
+    for mode in (None, "ansi", "rgb_array"):
+        env = make(num_players=3, render_mode=mode, engine="table")
+        obs, info = env.reset(seed=11)
+        rng, seen = np.random.default_rng(0), []
+        done = False
+        while not done:
+            if mode:
+                env.render()
+            obs, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            seen.append(obs.tobytes())
+        played[mode] = (seen, [tuple(h.cards) for h in env.hands()])
+    assert played[None] == played["ansi"] == played["rgb_array"]
