@@ -4,7 +4,7 @@ from .actions import Action, ActionKind, IllegalActionError, LegalMove
 from .engine import Phase, Table
 from .rules import CASINO, PLAYTECH, PRESETS, SHOOT, Rules, RulesError, get_rules, rules_from_spec
 
-__version__ = "0.9.1"
+__version__ = "0.9.2"
 
 __all__ = [
     "CASINO", "PLAYTECH", "PRESETS", "SHOOT", "Action", "ActionKind", "IllegalActionError",
