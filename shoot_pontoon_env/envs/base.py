@@ -19,17 +19,25 @@ from ..cards import parse_cards
 from ..engine.hand import Hand
 from ..engine.table import Table
 from ..engine.view import SeatView
-from ..rules import Rules
-from ..seat.config import SeatConfig, player_arguments
-from ..seat.episode import Episode
-from ..seat.table_episode import TableEpisode
 from ..models.player import in_own_role
-from ..strategies import Strategy
+from ..rules import Rules
 from ..seat.action_table import ActionTable
-from ..seat.arguments import (check_bool, check_deals_per_episode, check_engine, check_observation, check_penalty,
-                        check_render_mode, check_seed, check_starting_chips)
+from ..seat.arguments import (
+    check_bool,
+    check_deals_per_episode,
+    check_engine,
+    check_observation,
+    check_penalty,
+    check_render_mode,
+    check_seed,
+    check_starting_chips,
+)
+from ..seat.config import SeatConfig, player_arguments
 from ..seat.encoding import ObservationEncoder
+from ..seat.episode import Episode
 from ..seat.features import COMPACT_SIZE
+from ..seat.table_episode import TableEpisode
+from ..strategies import Strategy
 from .picture import keys_to_action, render_rgb
 from .render import render_text
 from .window import SeatWindow

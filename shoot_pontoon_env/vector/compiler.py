@@ -236,13 +236,12 @@ def _choose_cache_dir(function: Callable) -> str | bool:
 
 
 def _own_place_problem(path: str, function: Callable) -> str | None:
-    """Why numba's chosen cache folder could hold another user's files (None: it cannot). NUMBA_CACHE_DIR
-    is the user's own choice and ``__pycache__`` beside the package is as writable as the kernel's
-    source itself: both are trusted. numba's user-wide place (``XDG_CACHE_HOME`` or ``~/.cache``) is
-    checked, since numba builds it from whatever the environment says: with ``HOME`` unset and no
-    password entry, ``~/.cache`` is relative to the working directory (``/tmp``, say)."""
-    if numba.config.CACHE_DIR and _inside(path, numba.config.CACHE_DIR):
-        return None
+    """Why numba's chosen cache folder could hold another user's files (None: it cannot).
+    ``__pycache__`` beside the package is as writable as the kernel's source itself: trusted. The
+    folder numba made under NUMBA_CACHE_DIR (``/tmp``, say, a common recipe) and numba's user-wide
+    place (``XDG_CACHE_HOME`` or ``~/.cache``) are checked, since numba builds them from whatever the
+    environment says: with ``HOME`` unset and no password entry, ``~/.cache`` is relative to the
+    working directory."""
     if os.path.normpath(path) == os.path.join(os.path.dirname(os.path.abspath(inspect.getfile(function))),
                                               "__pycache__"):
         return None
@@ -293,9 +292,10 @@ def _private_cache_dir(reason: str) -> str | bool:
 def _folder_problem(path: str, private: bool, owned: bool = True) -> str | None:
     """Why another user could have written into the folder ``path`` (None: no one could): numba unpickles
     the index files it finds there, so a folder someone else can write would run their code. The folder
-    must be this user's (``owned``) and, if ``private``, writable by no one else; every folder above it
-    (the real path's, each link on the way included) must belong to this user or root and be writable by
-    no other user, unless sticky (``/tmp``: no one can rename or remove what this user made there)."""
+    must be this user's (``owned``) and writable by no other user (``private``: by no group either; else
+    by this user's private group at most, as a umask of 002 makes folders); every folder on the way to
+    it (each link's and its target's too) must belong to this user or root and be writable by no other
+    user, unless sticky (``/tmp``: no one can rename or remove what this user made there)."""
     if not os.path.isabs(path):
         return f"{path} is relative to the working directory"
     if not hasattr(os, "geteuid"):  # Windows: the temporary and cache folders are per user
@@ -311,21 +311,56 @@ def _folder_problem(path: str, private: bool, owned: bool = True) -> str | None:
             return f"{path} belongs to uid {here.st_uid}, not to this user ({euid})"
         if private and here.st_mode & 0o022:
             return f"{path} is writable by other users (mode {stat.S_IMODE(here.st_mode):o})"
-        parts = _ancestors(os.path.dirname(path)) + _ancestors(os.path.realpath(path))
-        for folder in dict.fromkeys(parts):
+        for folder in _folders_on_the_way(path):
             info = os.lstat(folder)
             if info.st_uid not in (0, euid):
                 return f"{folder} belongs to uid {info.st_uid}"
-            if stat.S_ISDIR(info.st_mode) and info.st_mode & 0o002 and not info.st_mode & stat.S_ISVTX:
-                return f"{folder} is writable by every user"
+            if stat.S_ISDIR(info.st_mode) and _others_may_write(info) and not info.st_mode & stat.S_ISVTX:
+                return f"{folder} is writable by other users (mode {stat.S_IMODE(info.st_mode):o})"
     except OSError as error:
         return f"{path}: {error.strerror}"
-    if not owned:
-        return None
-    mode = stat.S_IMODE(here.st_mode)
-    if not private and mode & 0o002:
-        return f"{path} is writable by every user (mode {mode:o})"
+    if owned and not private and _others_may_write(here):
+        return f"{path} is writable by other users (mode {stat.S_IMODE(here.st_mode):o})"
     return None
+
+
+def _others_may_write(info: os.stat_result) -> bool:
+    """Whether a user other than this one (or root) may write in a folder: every user's write bit, or the
+    group's where the group is not this user's private group."""
+    return bool(info.st_mode & 0o002) or bool(info.st_mode & 0o020) and not _private_group(info.st_gid)
+
+
+def _private_group(gid: int) -> bool:
+    """This user's own group (the user private group of most Linux systems): this process's group, with
+    no member listed but this user."""
+    if gid != os.getegid():
+        return False
+    try:
+        import grp
+        import pwd
+
+        members = set(grp.getgrgid(gid).gr_mem)
+        return members <= {pwd.getpwuid(os.geteuid()).pw_name}
+    except (ImportError, KeyError):
+        return False
+
+
+def _folders_on_the_way(path: str) -> list[str]:
+    """Every folder above ``path`` as written and as resolved, and for each link on the way the link
+    and every folder above its target, link after link (at most 40, as the kernel's own limit)."""
+    found: list[str] = []
+    pending, links = [os.path.dirname(path), os.path.realpath(path)], 0
+    while pending:
+        for folder in _ancestors(pending.pop()):
+            if folder in found:
+                continue
+            found.append(folder)
+            if os.path.islink(folder):
+                links += 1
+                if links > 40:
+                    raise OSError(40, "too many symbolic links", folder)
+                pending.append(os.path.normpath(os.path.join(os.path.dirname(folder), os.readlink(folder))))
+    return found
 
 
 def _ancestors(path: str) -> list[str]:
@@ -343,7 +378,8 @@ def _inside(path: str, folder: str) -> bool:
 
 def _private_chain_problem(path: str, root: str) -> str | None:
     """Why the cache folder ``path`` that numba chose under the private folder ``root`` may not be used
-    (None: it may): ``root`` and every folder from it down to ``path`` must be private."""
+    (None: it may): ``root`` must be private and mode 0700, and every folder from it down to ``path``
+    this user's and no link (numba makes them with the user's umask: 0775 under a umask of 002)."""
     if not _inside(path, root):
         return f"{path} is not inside {root}"
     folder = os.path.normpath(path)
@@ -351,10 +387,22 @@ def _private_chain_problem(path: str, root: str) -> str | None:
     while folder != os.path.normpath(root):
         folder = os.path.dirname(folder)
         chain.append(folder)
-    for folder in reversed(chain):
-        problem = _folder_problem(folder, private=True)
-        if problem is not None:
-            return problem
+    *below, top = chain
+    problem = _folder_problem(top, private=True)
+    if problem is None and stat.S_IMODE(os.lstat(top).st_mode) & 0o077:
+        problem = f"{top} is not mode 0700 (mode {stat.S_IMODE(os.lstat(top).st_mode):o})"
+    if problem is not None:
+        return problem
+    euid = os.geteuid() if hasattr(os, "geteuid") else None
+    for folder in reversed(below):  # in a 0700 folder of this user's only this user (or root) can write:
+        try:                        # what numba made there is checked for its owner, whatever its mode
+            info = os.lstat(folder)
+        except OSError as error:
+            return f"{folder}: {error.strerror}"
+        if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
+            return f"{folder} is not a folder"
+        if euid is not None and info.st_uid != euid:
+            return f"{folder} belongs to uid {info.st_uid}, not to this user ({euid})"
     return None
 
 

@@ -240,23 +240,67 @@ def test_a_temporary_directory_anyone_can_rename_in_gives_no_cache(toys, tmp_pat
     open_dir.chmod(0o777)  # world-writable without the sticky bit
     monkeypatch.setattr(compiler.tempfile, "gettempdir", lambda: str(open_dir))
     toy, namespace = toys()
-    with pytest.warns(KernelCacheWarning, match=re.escape(f"{open_dir} is writable by every user): it is compiled in memory")):
+    with pytest.warns(KernelCacheWarning, match=re.escape(f"{open_dir} is writable by other users (mode 777)): it is compiled")):
         assert namespace["toy_run"](12) == 9
     assert toy._cache_dir is False and os.listdir(open_dir) == []
 
 
-def test_the_users_own_places_are_trusted_as_they_are(tmp_path, monkeypatch):
-    """NUMBA_CACHE_DIR is the user's choice, and the package's ``__pycache__`` is as writable as its code."""
+def test_the_users_own_places_are_trusted_and_numba_cache_dir_is_checked(tmp_path, monkeypatch):
+    """The package's ``__pycache__`` is as writable as its code; the folder numba makes under
+    NUMBA_CACHE_DIR is checked like any other (``NUMBA_CACHE_DIR=/tmp`` is a common recipe, and the
+    name numba makes there is predictable)."""
     function = kernel.COMPILER._registered[0].function
     beside = os.path.join(os.path.dirname(kernel.__file__), "__pycache__")
     assert compiler._own_place_problem(beside, function) is None
     mine = tmp_path / "mine"
-    mine.mkdir(mode=0o777)
-    mine.chmod(0o777)
+    (mine / "vector_0123").mkdir(parents=True, mode=0o700)
     monkeypatch.setattr(numba.config, "CACHE_DIR", str(mine))
     assert compiler._own_place_problem(str(mine / "vector_0123"), function) is None
+    open_dir = tmp_path / "open"
+    (open_dir / "vector_0123").mkdir(parents=True)
+    open_dir.chmod(0o777)  # anyone may rename the folder numba made there away and put another in
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(open_dir))
+    assert "writable by other users" in compiler._own_place_problem(str(open_dir / "vector_0123"), function)
     monkeypatch.setattr(numba.config, "CACHE_DIR", "")
-    assert "writable by every user" in compiler._own_place_problem(str(mine), function)
+    assert "writable by other users" in compiler._own_place_problem(str(open_dir), function)
+
+
+def test_the_private_folder_caches_under_a_umask_of_002(toys, no_own_place, monkeypatch):
+    """numba makes its folders inside the private one with the user's umask (0775 under 002): inside a
+    0700 folder of this user's no one else can reach them, so they are used, and the next process loads."""
+    previous = os.umask(0o002)
+    try:
+        toy, namespace = toys()
+        with pytest.warns(KernelCacheWarning, match="cached in"):
+            assert namespace["toy_run"](6) == 6
+        assert toy.cache_place_kept() and toy.compiled_now == {"env"}
+        again, namespace = toys()
+        with pytest.warns(KernelCacheWarning, match="cached in"):
+            assert namespace["toy_run"](8) == 7
+        assert again.cache_place_kept() and again.compiled_now == set()
+    finally:
+        os.umask(previous)
+
+
+@needs_root
+def test_group_writable_folders_and_links_on_the_way_are_not_trusted(tmp_path):
+    """A folder a group of other users may write in, above the cache or as the cache, and a link on the
+    way whose own folder anyone may write in: each could be swapped for another user's."""
+    group = tmp_path / "group"
+    (group / "cache").mkdir(parents=True, mode=0o700)
+    group.chmod(0o775)
+    os.chown(group, SELF, OTHER_UID)  # a group that is not this user's own
+    assert "writable by other users" in compiler._folder_problem(str(group / "cache"), private=True)
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o777)
+    shared.chmod(0o777)  # no sticky bit: anyone may replace the link below
+    real = tmp_path / "real"
+    (real / "cache").mkdir(parents=True, mode=0o700)
+    (shared / "hop").symlink_to(real)
+    (tmp_path / "start").symlink_to(shared / "hop")
+    assert compiler._folder_problem(str(real / "cache"), private=True) is None
+    problem = compiler._folder_problem(str(tmp_path / "start" / "cache"), private=True)
+    assert problem is not None and str(shared) in problem
 
 
 @pytest.mark.slow
