@@ -145,12 +145,12 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         """The public ``players`` as seated: a trained model of one role plays only that role, the other
         by ``models.player.ROLE_FALLBACKS`` (its seat may take the bank across deals); each model's
         pairing made once, so that an unchanged ``players`` gives the same tuple."""
-        seated = []
+        pairs = {}
         for player in self.players:
-            if id(player) not in self._role_pairs or self._role_pairs[id(player)][0] is not player:
-                self._role_pairs[id(player)] = (player, in_own_role(player))
-            seated.append(self._role_pairs[id(player)][1])
-        return tuple(seated)
+            pair = self._role_pairs.get(id(player))
+            pairs[id(player)] = pair if pair is not None and pair[0] is player else (player, in_own_role(player))
+        self._role_pairs = pairs  # a replaced player is let go
+        return tuple(pairs[id(player)][1] for player in self.players)
 
     @property
     def config(self) -> SeatConfig:
