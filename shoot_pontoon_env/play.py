@@ -37,7 +37,7 @@ from .envs.render import (
     hand_value,
     total_text,
 )
-from .models.player import SOLVER_PLAYERS, RolePlayers, in_own_role, solver_player
+from .models.player import ROLES, SOLVER_PLAYERS, PolicyPlayer, RolePlayers, in_own_role, solver_player
 from .rules import CHIP_LIMIT, PRESETS, Rules, get_rules
 from .strategies import STRATEGIES, Strategy, is_strategy_name, make_strategy
 
@@ -213,29 +213,29 @@ def make_player(spec: str, rules: Rules, seats: int, starting_chips: int) -> Str
     solver's ``optimal`` (solved against a banker standing on 17, as the rule-based players bank, for
     Shoot bets of any amount up to the posted Shoot) or ``basic``. A trained model is ``zoo:NAME``, a
     model ``.zip`` path or a run folder holding ``model.zip``."""
-    players = []
-    for part in split_spec(spec):
+    parts = split_spec(spec)
+    players: list[Strategy] = []
+    for part in parts:
         if is_strategy_name(part):
-            players.append((make_strategy(part), None))
+            players.append(make_strategy(part))
         elif part in SOLVER_PLAYERS:
-            players.append((solver_player(part, rules), None))
+            players.append(solver_player(part, rules))
         elif part == REDUCED_GAME_PLAYER:
             raise UsageError(f"--opponents {part!r}: the heads-up equilibrium plays only its reduced game "
                              "(one stake, no Shoot bets, no splits: solver.equilibrium_game.equilibrium_rules), "
                              "not a preset's table; play it with python -m evaluate (docs/RESULTS.md)")
         elif is_model_spec(part) or Path(part).is_dir():  # a folder without model.zip: trained_player says so
-            players.append(trained_player(part, rules, seats, starting_chips))
+            players.append(trained_player(part, rules, seats, starting_chips)[0])
         else:
             raise UsageError(f"--opponents {part!r}: expected a strategy or player by name ({PLAYER_NAMES}), "
                              "zoo:NAME, a model .zip or a run folder (zoo:NAME from a checkout)")
     if len(players) == 2:
-        for (player, banks), part, role in zip(players, split_spec(spec), ("punter", "banker")):
-            if banks is not None and banks != (role == "banker"):
-                trained = "banker" if banks else "punter"
-                raise UsageError(f"--opponents {spec!r}: {part!r} is a model of the {trained}'s role, given as "
-                                 f"the {role}: PUNTER/BANKER names the punter first")
-        return RolePlayers(players[0][0], players[1][0], spec)
-    return in_own_role(players[0][0])  # a model plays its own role only, the other by ROLE_FALLBACKS
+        for player, part, role in zip(players, parts, ROLES):
+            if isinstance(player, PolicyPlayer) and role not in player.roles:
+                raise UsageError(f"--opponents {spec!r}: {part!r} is a model of the {player.roles[0]}'s role, "
+                                 f"given as the {role}: PUNTER/BANKER names the punter first")
+        return RolePlayers(*players, spec)
+    return in_own_role(players[0])  # a model plays its own role only, the other by ROLE_FALLBACKS
 
 
 # --------------------------------------------------------------------------- what the player sees
