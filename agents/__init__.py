@@ -4,12 +4,12 @@ solver), basic strategy (the infinite-deck solver), and trained SB3 models.
 Run from a checkout (not installed with the library). ``make_agent(name, env)`` builds one by name:
 
 - ``random``;
-- any table-player strategy of ``shoot_pontoon_env.strategies.STRATEGIES`` (``tips``, ``stand17``,
+- any table-player strategy of ``shoot_pontoon_env.players.strategies.STRATEGIES`` (``tips``, ``stand17``,
   ``shoot_aware``, ``dealer``, ``threshold``) and ``thresholdN`` (stick on N or more);
 - ``optimal`` (the exact solver for the env's rules and shoe, with the solver's Shoot bets at every
   betting point the rules have), ``basic`` (the infinite-deck solution: the total-dependent basic
   strategy, no Shoot bets);
-- ``equilibrium`` (the heads-up CFR+ equilibrium of ``solver/equilibrium.py``, punter or banker by
+- ``equilibrium`` (the heads-up CFR+ equilibrium of ``solver/headsup/equilibrium.py``, punter or banker by
   the seat; the env must be a reduced game of ``equilibrium_rules`` with two players);
 - ``zoo:NAME`` (a committed model of ``agents/zoo``), a path to a saved model ``.zip`` (with its
   run's ``config.yaml``, or in an rl-baselines3-zoo run folder) or a run folder holding ``model.zip``:
@@ -25,7 +25,8 @@ import gymnasium as gym
 
 from shoot_pontoon_env.actions import ActionKind
 from shoot_pontoon_env.models import player as table_players
-from shoot_pontoon_env.strategies import STRATEGIES, Strategy, is_strategy_name
+from shoot_pontoon_env.players.policy import Policy
+from shoot_pontoon_env.players.strategies import STRATEGIES, is_strategy_name
 
 from .base import Agent, EnvContext, RandomAgent
 from .rule_based import StrategyAgent
@@ -52,7 +53,7 @@ def shoot_allowance(context: EnvContext) -> int:
     return table_players.shoot_allowance(context.rules, shoot_bet_levels(context))
 
 
-def table_banker(env: gym.Env) -> Strategy | None:
+def table_banker(env: gym.Env) -> Policy | None:
     """The free banker a punter env seats (what the optimal punter is solved against), or None."""
     base = env.unwrapped
     if base.rules.banker_play != "free" or not hasattr(base, "banker_strategy"):

@@ -11,7 +11,7 @@ from .base import Agent, EnvContext
 
 
 class AgentPlayer(PolicyPlayer):
-    """A :class:`Strategy` that encodes its seat's view as the environment would and asks the agent
+    """A :class:`Policy` that encodes its seat's view as the environment would and asks the agent
     (the package's :class:`~shoot_pontoon_env.models.player.PolicyPlayer`, asking an :class:`Agent`).
 
     ``context`` must describe the seat's own environment configuration (the agent's action table);

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import gymnasium as gym
 import numpy as np
 
-from shoot_pontoon_env.envs.action_table import ActionTable
+from shoot_pontoon_env.seat.action_table import ActionTable
 from shoot_pontoon_env.rules import Rules
 from shoot_pontoon_env.vector.policy import BatchPlayer
 

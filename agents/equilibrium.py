@@ -1,7 +1,7 @@
-"""The ``equilibrium`` agent: heads-up Shoot Pontoon's CFR+ equilibrium (``solver/equilibrium.py``)
+"""The ``equilibrium`` agent: heads-up Shoot Pontoon's CFR+ equilibrium (``solver/headsup/equilibrium.py``)
 played from the seat's flat observation, as the punter or as the banker.
 
-The env's rules must be a reduced game the solver models (``solver/equilibrium_game.py``: one stake,
+The env's rules must be a reduced game the solver models (``solver/headsup/equilibrium_game.py``: one stake,
 no Shoot bets, no splits, two players; build them with ``equilibrium_rules``); any difference is a
 ValueError naming it. The strategy is solved once per rule set (per process) when the agent is bound.
 
@@ -22,12 +22,12 @@ import numpy as np
 from shoot_pontoon_env.actions import Action, ActionKind
 from shoot_pontoon_env.engine.table import Phase
 from shoot_pontoon_env.engine.view import SeatView
-from shoot_pontoon_env.envs.encoding import decode_view
+from shoot_pontoon_env.seat.encoding import decode_view
 from shoot_pontoon_env.rules import Rules
-from shoot_pontoon_env.solver.equilibrium import DEFAULT_ITERATIONS as _SOLVER_ITERATIONS
-from shoot_pontoon_env.solver.equilibrium import Equilibrium, solve_equilibrium
-from shoot_pontoon_env.solver.equilibrium_game import reduced_game_differences
-from shoot_pontoon_env.solver.game_punter import observation_of, value_index
+from shoot_pontoon_env.solver.headsup.equilibrium import DEFAULT_ITERATIONS as _SOLVER_ITERATIONS
+from shoot_pontoon_env.solver.headsup.equilibrium import Equilibrium, solve_equilibrium
+from shoot_pontoon_env.solver.headsup.equilibrium_game import reduced_game_differences
+from shoot_pontoon_env.solver.headsup.game_punter import observation_of, value_index
 
 from .base import Agent, EnvContext, idle_index
 

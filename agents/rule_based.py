@@ -1,6 +1,6 @@
 """Rule-based agents: the library's table-player strategies, acting through the observation.
 
-Each wraps a :class:`shoot_pontoon_env.strategies.Strategy` (the same object the environments use
+Each wraps a :class:`shoot_pontoon_env.players.strategies.Policy` (the same object the environments use
 for table players): the observation is decoded into the seat's view, the strategy picks an
 :class:`Action`, and the action table maps it to an index. No strategy is written twice.
 """
@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from shoot_pontoon_env.envs.encoding import decode_view
-from shoot_pontoon_env.strategies import Strategy, make_strategy
+from shoot_pontoon_env.seat.encoding import decode_view
+from shoot_pontoon_env.players.policy import Policy
+from shoot_pontoon_env.players.strategies import make_strategy
 from shoot_pontoon_env.vector.policy import BatchPlayer
 
 from .base import Agent, idle_index
 
 
 class StrategyAgent(Agent):
-    def __init__(self, strategy: Strategy | str, name: str | None = None) -> None:
+    def __init__(self, strategy: Policy | str, name: str | None = None) -> None:
         super().__init__()
         self.strategy = make_strategy(strategy)
         self.name = name or self.strategy.name

@@ -17,7 +17,7 @@ from shoot_pontoon_env.models import trained as _trained
 from shoot_pontoon_env.models.trained import TrainedPolicy
 
 from .base import Agent, EnvContext
-from .safe_load import model_config
+from shoot_pontoon_env.models.safe_load import model_config
 
 ZOO = Path(__file__).parent / "zoo"
 

@@ -18,8 +18,8 @@ import numpy as np
 
 from shoot_pontoon_env.engine import Table
 from shoot_pontoon_env.rules import PRESETS
-from shoot_pontoon_env.session import play_deal
-from shoot_pontoon_env.strategies import DealerRulesBanker, StandOnBanker, ThresholdPunter
+from shoot_pontoon_env.players.session import play_deal
+from shoot_pontoon_env.players.strategies import DealerRulesBanker, StandOnBanker, ThresholdPunter
 
 
 def blackjack_episodes_per_second(episodes: int) -> float:

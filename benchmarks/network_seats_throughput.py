@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     compact = random_network("compact", args.hidden, 1)
     if args.zoo:
-        from shoot_pontoon_env.play import trained_player
+        from shoot_pontoon_env.models.seating import trained_player
 
         compact, _ = trained_player("zoo:shoot_punter", SHOOT, 4, 1000)
     networks = {1: compact, 2: random_network("flat", args.hidden, 2)}

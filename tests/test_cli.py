@@ -18,7 +18,7 @@ CLIS = {
     "train": "train.__main__",
     "evaluate": "evaluate.__main__",
     "solver": "shoot_pontoon_env.solver.__main__",
-    "simulate": "shoot_pontoon_env.simulate",
+    "simulate": "shoot_pontoon_env.simulate.__main__",
 }
 
 

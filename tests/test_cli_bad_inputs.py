@@ -16,7 +16,7 @@ from shoot_pontoon_env.cli import run
 
 def play_main(argv: list[str], stdin: str = "") -> tuple[int, str]:
     """``python -m shoot_pontoon_env.play`` in this process: its exit status and what it printed."""
-    from shoot_pontoon_env.play import Console, main
+    from shoot_pontoon_env.play.terminal import Console, main
 
     console = Console(io.StringIO(stdin), io.StringIO())
     return main(argv, console), console.stdout.getvalue()

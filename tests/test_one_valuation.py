@@ -7,7 +7,7 @@ on every multiset of ranks of one to five cards (8,567 hands; suits never change
 
 - the solver's vectorised copy, ``solver/space.py`` (``best_of`` and the hand tables ``LEVELS``): called
   directly; and its class indices (``payoff.punter_class``, ``dealer.banker_outcome``);
-- the flat observation's total, soft, bust, Pontoon and Five Card Trick fields (``envs/encoding.py``),
+- the flat observation's total, soft, bust, Pontoon and Five Card Trick fields (``seat/encoding.py``),
   for a punter hand and for the banker's;
 - the batched engine's compiled copy (``vector/kernel.py``: ``best_total``, ``hand_class``,
   ``banker_class``, ``banker_done_drawing`` and the observation's own sums in ``encode_hand`` and
@@ -35,13 +35,13 @@ from shoot_pontoon_env.cards import (
 from shoot_pontoon_env.engine.settlement import banker_rank
 from shoot_pontoon_env.engine.table import Table
 from shoot_pontoon_env.engine.view import seat_view
-from shoot_pontoon_env.envs import encoding as enc
+from shoot_pontoon_env.seat import encoding as enc
 from shoot_pontoon_env.rules import SHOOT, Rules
 from shoot_pontoon_env.shoe import Shoe
 from shoot_pontoon_env.solver import dealer
 from shoot_pontoon_env.solver.payoff import punter_class
 from shoot_pontoon_env.solver.space import best_of, key_of_values, level
-from shoot_pontoon_env.strategies import StandOnBanker, ThresholdPunter
+from shoot_pontoon_env.players.strategies import StandOnBanker, ThresholdPunter
 
 HANDS = [ranks for size in range(1, FIVE_CARDS + 1)
          for ranks in itertools.combinations_with_replacement(range(13), size)]

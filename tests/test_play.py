@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from shoot_pontoon_env.engine.table import Table
-from shoot_pontoon_env.play import Console, dealer_rule, legend, main
+from shoot_pontoon_env.play.terminal import Console, dealer_rule, legend, main
 from shoot_pontoon_env.rules import PLAYTECH, SHOOT
 
 ROOT = Path(__file__).resolve().parents[1]

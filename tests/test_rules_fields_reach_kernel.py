@@ -23,7 +23,7 @@ from hypothesis import Phase, find, settings
 
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
 from shoot_pontoon_env.rules import CASINO, SHOOT, SHOOT_BET_POINTS, Rules
-from shoot_pontoon_env.vector.engine import TableBatch
+from shoot_pontoon_env.vector.tables import TableBatch
 from shoot_pontoon_env.vector.layout import C_FIELDS, F_FIELDS
 
 sys.path.insert(0, str(Path(__file__).parent / "vector"))

@@ -1,7 +1,7 @@
 import numpy as np
 
 from shoot_pontoon_env.rules import PRESETS
-from shoot_pontoon_env.session import run_session
+from shoot_pontoon_env.players.session import run_session
 
 
 def test_every_preset_plays_a_session_conserving_chips():

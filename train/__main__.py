@@ -52,7 +52,7 @@ def check_envs(config: TrainConfig) -> None:
 
 def checkpoint_steps(path: str) -> int:
     """The step count a checkpoint records (0 where it records none), read without torch."""
-    from agents.safe_load import plain_data
+    from shoot_pontoon_env.models.safe_load import plain_data
 
     steps = plain_data(path).get("num_timesteps")
     return steps if isinstance(steps, int) and not isinstance(steps, bool) and steps >= 0 else 0
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         raise UsageError(str(error)) from None
     if config.torch_threads > 1:  # read once, when torch loads OpenMP (below, in .run)
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-    from agents.safe_load import ModelFileError, check_sizes  # no torch: --help stays fast
+    from shoot_pontoon_env.models.safe_load import ModelFileError, check_sizes  # no torch: --help stays fast
 
     start = 0
     if args.resume is not None:

@@ -9,9 +9,11 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from shoot_pontoon_env.strategies import Strategy, make_strategy
+from shoot_pontoon_env.players.policy import Policy
 
-from shoot_pontoon_env.envs.features import compact_observation
+from shoot_pontoon_env.players.strategies import make_strategy
+
+from shoot_pontoon_env.seat.features import compact_observation
 
 from agents.as_player import AgentPlayer
 from agents.base import Agent, EnvContext
@@ -22,13 +24,13 @@ class Pool:
     """Players of one role. ``sample`` returns the newest member with probability ``latest_share``
     and otherwise any member uniformly (the anchors included), as in fictitious self-play."""
 
-    members: list[Strategy] = field(default_factory=list)
+    members: list[Policy] = field(default_factory=list)
     latest_share: float = 0.5
 
-    def add(self, player: Strategy) -> None:
+    def add(self, player: Policy) -> None:
         self.members.append(player)
 
-    def sample(self, rng: np.random.Generator) -> Strategy:
+    def sample(self, rng: np.random.Generator) -> Policy:
         if not self.members:
             raise ValueError("the pool has no players")
         if len(self.members) > 1 and rng.random() < self.latest_share:
@@ -84,7 +86,7 @@ class FrozenPolicy(Agent):
         return int(np.argmax(logits))
 
 
-def snapshot_player(policy: Any, observation: str, env_id: str, env_kwargs: dict[str, Any], name: str) -> Strategy:
+def snapshot_player(policy: Any, observation: str, env_id: str, env_kwargs: dict[str, Any], name: str) -> Policy:
     """A frozen copy of ``policy`` (a model's ``policy``) as a table player in an env of ``env_id`` (its own seat's action
     table and observation encoding: the same as in training)."""
     context = EnvContext.of(gym.make(env_id, **env_kwargs))

@@ -24,7 +24,7 @@ from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
 
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids even without the entry point)
-from agents.safe_load import ModelFileError, checkpoint_params, plain_data
+from shoot_pontoon_env.models.safe_load import ModelFileError, checkpoint_params, plain_data
 
 # RunExists: python -m train catches it from here
 from .config import RunExists, TrainConfig, check_budget, claim_folder, env_kwargs_for  # noqa: F401
@@ -66,7 +66,7 @@ def make_batched_env(config: TrainConfig, count: int) -> VecEnv:
     tables for each distinct set of env arguments."""
     from gymnasium.vector import AutoresetMode
 
-    from shoot_pontoon_env.vector.sb3 import PontoonVecEnv
+    from shoot_pontoon_env.envs.sb3 import PontoonVecEnv
 
     groups: dict[str, tuple[dict[str, Any], int]] = {}
     for index in range(count):
@@ -136,7 +136,7 @@ def build_model(config: TrainConfig, env: VecEnv) -> BaseAlgorithm:
 
 def load_checkpoint(model: BaseAlgorithm, path: Path) -> None:
     """Continue from a checkpoint without unpickling it: the model is built from this run's config,
-    the checkpoint's policy and optimizer states are read by ``agents.safe_load`` (declared sizes
+    the checkpoint's policy and optimizer states are read by ``shoot_pontoon_env.models.safe_load`` (declared sizes
     bounded by this model's, torch's weights-only loader, every value finite, no entry the model has
     no use for) and handed to SB3's parameter loading; its step count comes from the plain JSON
     values of its ``data`` entry. A checkpoint of another architecture or env is refused, naming the

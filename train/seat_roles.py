@@ -16,7 +16,7 @@ import gymnasium as gym
 import numpy as np
 
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
-from shoot_pontoon_env.envs.features import compact_observation
+from shoot_pontoon_env.seat.features import compact_observation
 from shoot_pontoon_env.seat.action_table import ActionTable
 
 ENV_IDS = {"punter": "ShootPontoon-v0", "banker": "ShootPontoonBanker-v0"}

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from ..rules import Rules
 from ..seat.config import BANKER
-from ..strategies import StandOnBanker, Strategy
+from ..players.policy import Policy
+from ..players.strategies import StandOnBanker
 from ..seat.action_table import banker_action_table
 from ..seat.arguments import check_players, check_rules, check_strategies
 from .base import PontoonSeatEnv
@@ -17,7 +18,7 @@ class ShootPontoonBankerEnv(PontoonSeatEnv):
 
     ## Description
     The agent is the banker at seat 0 and keeps the Shoot. The punters (seats 1..num_players-1) are
-    rule-based players from :mod:`shoot_pontoon_env.strategies`; they stake, bet against the Shoot and
+    rule-based players from :mod:`shoot_pontoon_env.players.strategies`; they stake, bet against the Shoot and
     play their hands inside ``step``. The agent decides its draws once every punter has played, and
     between deals whether to keep the bank or sell it to the next seat at ``rules.bank_sale_price``.
     It sees what a banker sees: all its own cards, the punters' face-up cards, how many face-down
@@ -37,7 +38,7 @@ class ShootPontoonBankerEnv(PontoonSeatEnv):
 
     ## Observation Space
     The same encoding as ``ShootPontoon-v0`` from the banker's SeatView (see
-    :mod:`shoot_pontoon_env.envs.encoding` and ``docs/ENVIRONMENTS.md``).
+    :mod:`shoot_pontoon_env.seat.encoding` and ``docs/ENVIRONMENTS.md``).
 
     ## Rewards
     The change of the banker's chips (balance, plus the Shoot and reserve it holds) since the
@@ -78,7 +79,7 @@ class ShootPontoonBankerEnv(PontoonSeatEnv):
         self,
         rules: str | Rules = "shoot",
         num_players: int = 4,
-        punters: str | Strategy | Sequence[str | Strategy] = "tips",
+        punters: str | Policy | Sequence[str | Policy] = "tips",
         deals_per_episode: int = 1,
         illegal_action_penalty: float = 1.0,
         strict: bool = False,

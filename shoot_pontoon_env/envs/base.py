@@ -19,7 +19,7 @@ from ..cards import parse_cards
 from ..engine.hand import Hand
 from ..engine.table import Table
 from ..engine.view import SeatView
-from ..models.player import in_own_role
+from ..players.roles import in_own_role
 from ..rules import Rules
 from ..seat.action_table import ActionTable
 from ..seat.arguments import (
@@ -37,7 +37,7 @@ from ..seat.encoding import ObservationEncoder
 from ..seat.episode import Episode
 from ..seat.features import COMPACT_SIZE
 from ..seat.table_episode import TableEpisode
-from ..strategies import Strategy
+from ..players.policy import Policy
 from .picture import keys_to_action, render_rgb
 from .render import render_text
 from .window import SeatWindow
@@ -89,7 +89,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         num_players: int,
         seat: int,
         role: str,
-        players: list[Strategy],
+        players: list[Policy],
         action_table: ActionTable,
         *,
         deals_per_episode: int,
@@ -123,7 +123,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
             self.observation_space = spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32)
         self._role = role
         self._player_arguments = player_arguments(role, num_players, seat, punters_argument)
-        self._role_pairs: dict[int, tuple[Strategy, Strategy]] = {}
+        self._role_pairs: dict[int, tuple[Policy, Policy]] = {}
         self._config = self._build_config()
         self._table_episode: TableEpisode | None = None
         self._kernel_episode = self._batched_episode()
@@ -141,7 +141,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
             illegal_action_penalty=check_penalty(self.illegal_action_penalty), starting_chips=self.starting_chips,
             observation=self.observation)
 
-    def _seated_players(self) -> tuple[Strategy, ...]:
+    def _seated_players(self) -> tuple[Policy, ...]:
         """The public ``players`` as seated: a trained model of one role plays only that role, the other
         by ``models.player.ROLE_FALLBACKS`` (its seat may take the bank across deals); each model's
         pairing made once, so that an unchanged ``players`` gives the same tuple."""
@@ -167,10 +167,10 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         """The batched engine at one table (the kernel that ``gym.make_vec`` steps; ``tests/vector``
         holds it to the Table step by step), or None where the Table plays the episodes:
         ``engine="table"``, or under ``"auto"`` a table the batched engine cannot play (an arbitrary
-        Python Strategy, or chip counts that could pass its int32 limit)."""
+        Python Policy, or chip counts that could pass its int32 limit)."""
         if self.engine == "table":
             return None
-        from ..seat.kernel_episode import KernelEpisode  # here: numba loads with the first batched env
+        from ..vector.kernel_episode import KernelEpisode  # here: numba loads with the first batched env
         try:
             return KernelEpisode(self._config)
         except ValueError as error:

@@ -1,4 +1,4 @@
-"""The compact punter observation as a Gymnasium wrapper, and its names where users import them.
+"""The compact punter observation as a Gymnasium wrapper (``CompactObservation``).
 
 The features themselves live in ``seat/features.py`` (both engines write them); a punter env made
 with ``observation="compact"`` returns them directly, which is what training uses. The wrapper turns
@@ -14,7 +14,7 @@ import numpy as np
 from gymnasium.wrappers import TransformObservation
 
 from ..seat import encoding as enc
-from ..seat.features import *  # noqa: F403  (the public names, where 0.3 users import them)
+
 from ..seat.features import COMPACT_SIZE, compact_observation
 
 

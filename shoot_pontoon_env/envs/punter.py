@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from ..rules import Rules
 from ..seat.config import PUNTER
-from ..strategies import Strategy
+from ..players.policy import Policy
 from ..seat.action_table import punter_action_table
 from ..seat.arguments import check_int, check_players, check_rules, check_strategies, check_strategy
 from .base import PontoonSeatEnv
@@ -19,7 +19,7 @@ class ShootPontoonEnv(PontoonSeatEnv):
     British Shoot Pontoon (seed 000): punters stake against a banker who also keeps the Shoot, a
     kitty that punters bet against on the side. The agent sits at seat ``seat`` (seats are numbered
     clockwise; seat 0 holds the first bank, so seat 1 plays first). The banker and the other punters
-    are rule-based players from :mod:`shoot_pontoon_env.strategies`. The agent makes every decision
+    are rule-based players from :mod:`shoot_pontoon_env.players.strategies`. The agent makes every decision
     of its seat: its main stake(s), its Shoot bet at every betting point the rules have, and stick,
     twist, buy, split or Double Stakes for each of its hands; split hands are played one after the
     other. Every decision is the agent's, even one with a single legal action.
@@ -47,8 +47,8 @@ class ShootPontoonEnv(PontoonSeatEnv):
 
     ## Observation Space
     ``observation="flat"`` (default): ``Box(float32)`` of
-    :func:`shoot_pontoon_env.envs.encoding.observation_size` values, the encoded SeatView of the agent's
-    seat (see :mod:`shoot_pontoon_env.envs.encoding` and ``docs/ENVIRONMENTS.md`` for the index table).
+    :func:`shoot_pontoon_env.seat.encoding.observation_size` values, the encoded SeatView of the agent's
+    seat (see :mod:`shoot_pontoon_env.seat.encoding` and ``docs/ENVIRONMENTS.md`` for the index table).
     ``observation="compact"``: ``Box(0, 1, (COMPACT_SIZE,), float32)``, the decision-relevant features
     of that row that training uses (:mod:`shoot_pontoon_env.envs.features`), written by whichever
     engine plays. Hidden cards never appear; the count of cards seen since the last shuffle is included for
@@ -82,7 +82,7 @@ class ShootPontoonEnv(PontoonSeatEnv):
     - ``seat``: the agent's seat, 1..num_players-1. Default 1 (first to play).
     - ``banker``: the banker's strategy (name or object). Default ``"stand17"``.
     - ``punters``: the other punters' strategy, or one per other punter seat in seat order.
-      Default ``"tips"`` (the seed's Tips and Strategy).
+      Default ``"tips"`` (the seed's Tips and Policy).
     - ``stake_levels``: main stakes in chips (default 1, 2 and 5 base stakes within the limits).
     - ``shoot_bet_levels``: Shoot bets in chips (default 1, 2 and 5 base stakes; none without Shoot).
     - ``buy_levels``: buys as multiples of the original stake (default the rules' minimum, midpoint
@@ -99,7 +99,7 @@ class ShootPontoonEnv(PontoonSeatEnv):
     - ``engine``: ``"auto"`` (default), ``"batched"`` or ``"table"``: what plays the episodes. The batched
       engine at one table (the kernel of ``gym.make_vec``; about 6x the Table's speed) or the Table (the
       readable reference, with its event log). ``"auto"`` takes the batched engine unless a table
-      player is a Python Strategy it cannot play, or chip counts could pass its int32 limit; a stacked
+      player is a Python Policy it cannot play, or chip counts could pass its int32 limit; a stacked
       reset plays on the Table (``engine_in_use`` says which). The same game and the same pictures on
       both (``tests/vector``); the same seed deals other cards.
 
@@ -124,13 +124,13 @@ class ShootPontoonEnv(PontoonSeatEnv):
         rules: str | Rules = "shoot",
         num_players: int = 4,
         seat: int = 1,
-        banker: str | Strategy = "stand17",
-        punters: str | Strategy | Sequence[str | Strategy] = "tips",
+        banker: str | Policy = "stand17",
+        punters: str | Policy | Sequence[str | Policy] = "tips",
         stake_levels: Sequence[int] | None = None,
         shoot_bet_levels: Sequence[int] | None = None,
         buy_levels: Sequence[float] | None = None,
         deals_per_episode: int = 1,
-        agent_banker: str | Strategy = "stand17",
+        agent_banker: str | Policy = "stand17",
         illegal_action_penalty: float = 1.0,
         strict: bool = False,
         starting_chips: int = 1000,
@@ -154,6 +154,6 @@ class ShootPontoonEnv(PontoonSeatEnv):
         )
 
     @property
-    def banker_strategy(self) -> Strategy:
+    def banker_strategy(self) -> Policy:
         """The ``banker`` argument's strategy: seat 0, the banker until the bank passes."""
         return self.players[0]

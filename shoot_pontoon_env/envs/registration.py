@@ -7,8 +7,8 @@ from gymnasium.envs.registration import register, registry
 
 PUNTER_ENTRY_POINT = "shoot_pontoon_env.envs.punter:ShootPontoonEnv"
 BANKER_ENTRY_POINT = "shoot_pontoon_env.envs.banker:ShootPontoonBankerEnv"
-PUNTER_VECTOR_ENTRY_POINT = "shoot_pontoon_env.vector.env:ShootPontoonVectorEnv"
-BANKER_VECTOR_ENTRY_POINT = "shoot_pontoon_env.vector.env:ShootPontoonBankerVectorEnv"
+PUNTER_VECTOR_ENTRY_POINT = "shoot_pontoon_env.envs.vector_env:ShootPontoonVectorEnv"
+BANKER_VECTOR_ENTRY_POINT = "shoot_pontoon_env.envs.vector_env:ShootPontoonBankerVectorEnv"
 VECTOR_ENTRY_POINTS = {PUNTER_ENTRY_POINT: PUNTER_VECTOR_ENTRY_POINT, BANKER_ENTRY_POINT: BANKER_VECTOR_ENTRY_POINT}
 """The batched engine's VectorEnv of each seat: what ``gym.make_vec(id, num_envs=N)`` builds."""
 

@@ -1,4 +1,4 @@
-"""Policies seated at the table as players (each a :class:`Strategy`): a policy over an env's
+"""Policies seated at the table as players (each a :class:`Policy`): a policy over an env's
 observations (:class:`PolicyPlayer`; a network as numpy arrays, :class:`ActorPlayer`), and the
 solver's policies by name (:func:`solver_player`).
 
@@ -24,7 +24,8 @@ from ..rules import Rules
 from ..seat.action_table import ActionTable
 from ..seat.encoding import ObservationEncoder
 from ..seat.features import COMPACT_SIZE, compact_observation
-from ..strategies import Strategy, make_strategy
+from ..players.policy import Policy
+from ..players.roles import ROLES
 from .mlp import ActorArrays
 
 if TYPE_CHECKING:
@@ -32,14 +33,6 @@ if TYPE_CHECKING:
 
 SOLVER_PLAYERS = ("optimal", "basic")
 """The names :func:`solver_player` builds."""
-ROLES = ("punter", "banker")
-"""A seat's two roles: it punts, or it holds the bank (which passes between seats under the Shoot rules)."""
-ROLE_FALLBACKS = {"punter": "tips", "banker": "stand17"}
-"""Who plays the role a one-role model was not trained for, unless the user names another: a punter
-model banks as ``stand17``, a banker model punts as ``tips`` (``python -m shoot_pontoon_env.play``'s
-choice for a model among its opponents)."""
-
-
 def action_table_roles(action_table: ActionTable) -> tuple[str, ...]:
     """The roles an action table can play: a stake is only a punter's, keeping or selling the bank only
     the banker's (the single-seat envs' tables have one; the whole table's seat table has both)."""
@@ -48,49 +41,7 @@ def action_table_roles(action_table: ActionTable) -> tuple[str, ...]:
         ActionKind.STAKE in kinds, bool(kinds & {ActionKind.KEEP_BANK, ActionKind.SELL_BANK}))) if has)
 
 
-class RolePlayers(Strategy):
-    """One seat's two players: ``punter`` while it punts, ``banker`` while it holds the bank. A trained
-    model is seated only in the role its action table plays (a punter model cannot keep the bank, a
-    banker model cannot stake), so a seat whose bank may come and go pairs it with the other role's
-    player. The batched engine plays such a seat in the kernel where at most one of the two is a
-    rule-based or solver player (``role_players``)."""
-
-    def __init__(self, punter: Strategy, banker: Strategy, name: str | None = None) -> None:
-        for role, player in zip(ROLES, (punter, banker)):
-            if not isinstance(player, Strategy) or isinstance(player, RolePlayers):
-                raise ValueError(f"RolePlayers {role} = {player!r}: expected a Strategy of one seat")
-        self.punter, self.banker = punter, banker
-        self.name = name or f"{player_name(punter)}/{player_name(banker)}"
-
-    def act(self, view: SeatView, rng: np.random.Generator) -> Action:
-        return (self.banker if view.is_banker else self.punter).act(view, rng)
-
-    def role_players(self) -> tuple[Strategy, Strategy]:
-        """The players of the seat's two roles, in ``ROLES`` order (what the batched engine reads)."""
-        return self.punter, self.banker
-
-    def __repr__(self) -> str:
-        return f"RolePlayers(punter={self.punter!r}, banker={self.banker!r})"
-
-
-def player_name(player: Strategy) -> str:
-    return str(getattr(player, "name", type(player).__name__))
-
-
-def in_own_role(player: Strategy) -> Strategy:
-    """``player`` as a seat's player whose bank may come and go: a model of one role paired with
-    ``ROLE_FALLBACKS``' player of the other (a :class:`RolePlayers`), any other player as it is."""
-    if not isinstance(player, PolicyPlayer) or len(player.roles) != 1:
-        return player
-    own = player.roles[0]
-    other = ROLES[1 - ROLES.index(own)]
-    fallback = make_strategy(ROLE_FALLBACKS[other])
-    verb = "banks" if other == "banker" else "punts"
-    parts = (player, fallback) if own == "punter" else (fallback, player)
-    return RolePlayers(*parts, f"{player.name} ({verb} as {ROLE_FALLBACKS[other]})")
-
-
-class PolicyPlayer(Strategy):
+class PolicyPlayer(Policy):
     """Base class: subclasses implement :meth:`choose` (observation and mask in, action index out)."""
 
     def __init__(self, rules: Rules, num_players: int, starting_chips: int, action_table: ActionTable,
@@ -173,7 +124,7 @@ def shoot_allowance(rules: Rules, levels: Sequence[int] | None = None) -> int:
     return max((level for level in levels if 0 < level <= room), default=0)
 
 
-def solver_player(name: str, rules: Rules, banker: Strategy | None = None,
+def solver_player(name: str, rules: Rules, banker: Policy | None = None,
                   shoot_bet_levels: Sequence[int] | None = None) -> OptimalPunter:
     """A solver's policy by name (``SOLVER_PLAYERS``), named so at the table.
 

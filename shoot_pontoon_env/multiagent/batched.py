@@ -19,8 +19,8 @@ from ..envs.render import render_text
 from ..envs.window import SeatWindow
 from ..rules import Rules
 from ..seat.arguments import check_int, check_seed
-from ..strategies import Strategy
-from ..vector.engine import KEY_RANGE, MAX_TABLES
+from ..players.policy import Policy
+from ..vector.tables import KEY_RANGE, MAX_TABLES
 from ..vector.whole_table import WholeTableBatch
 from .config import WholeTableSettings, first_banker_of, whole_table_settings
 
@@ -99,7 +99,7 @@ class BatchedTableEnv(VectorEnv):
     :class:`IllegalActionError` and no table moves.
 
     ## Arguments
-    ``num_tables`` (1..2**24), ``players`` (a dict of seat -> strategy name or Strategy for the seats
+    ``num_tables`` (1..2**24), ``players`` (a dict of seat -> strategy name or Policy for the seats
     the kernel plays: ``tips``, ``threshold``, ``stand17``, ``dealer``, ``shoot_aware``, ``random`` ..., or
     the solver's policy, ``optimal`` or ``basic``: one solver policy a table; or a trained network, a
     ``models.player.ActorPlayer`` or a ``models.trained.TrainedPlayer``, played by its numpy actor over
@@ -131,7 +131,7 @@ class BatchedTableEnv(VectorEnv):
         illegal_action_penalty: float = 1.0,
         strict: bool = False,
         starting_chips: int = 1000,
-        players: Mapping[int, Strategy | str] | None = None,
+        players: Mapping[int, Policy | str] | None = None,
         render_mode: str | None = None,
     ) -> None:
         self.num_tables = check_int("num_tables", num_tables, 1, MAX_TABLES)

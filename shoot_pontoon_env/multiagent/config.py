@@ -10,14 +10,16 @@ import numpy as np
 
 from ..actions import ActionKind
 from ..engine.table import Table
-from ..models.player import ROLES, SOLVER_PLAYERS, PolicyPlayer, RolePlayers, in_own_role, solver_player
+from ..players.roles import ROLES, RolePlayers, in_own_role
+from ..models.player import SOLVER_PLAYERS, PolicyPlayer, solver_player
 from ..rules import Rules
 from ..seat.action_table import ActionEntry, ActionTable, banker_action_table, punter_action_table
 from ..seat.arguments import (check_bool, check_deals_per_episode, check_int, check_max_cycles, check_penalty,
                               check_players, check_rules, check_starting_chips, check_strategy)
 from ..seat.config import PUNTER, SeatConfig
 from ..seat.encoding import ObservationEncoder
-from ..strategies import STRATEGIES, Strategy
+from ..players.policy import Policy
+from ..players.strategies import STRATEGIES
 
 
 def seat_action_table(
@@ -62,10 +64,10 @@ def whole_table_settings(
     illegal_action_penalty: float = 1.0,
     strict: bool = False,
     starting_chips: int = 1000,
-    players: Mapping[int, Strategy | str] | None = None,
+    players: Mapping[int, Policy | str] | None = None,
 ) -> WholeTableSettings:
     """Check every argument (one error naming the bad value and what is allowed). ``players``: the
-    seats the table players play instead of learners (seat -> a strategy name or Strategy, or a
+    seats the table players play instead of learners (seat -> a strategy name or Policy, or a
     solver player's name: ``optimal``, the solver's policy against ``stand17``, with its Shoot bets for
     the table's levels; ``basic``; or a trained network as a PolicyPlayer, which the batched engine
     plays where it is an ActorPlayer or a TrainedPlayer: ``vector.engine.kernel_network``; or a dict
@@ -83,14 +85,14 @@ def whole_table_settings(
         check_int("first_banker", first_banker, 0, num_players - 1)
     Table(rules, num_players, rng=np.random.default_rng(0))  # the Table checks the table size
     action_table = seat_action_table(rules, stake_levels, shoot_bet_levels, buy_levels)
-    fixed: dict[int, Strategy] = {}
+    fixed: dict[int, Policy] = {}
     if players is not None:
         if not isinstance(players, Mapping):
             raise ValueError(f"players = {players!r}: expected a dict of seat -> strategy name, solver player name "
-                             f"{list(SOLVER_PLAYERS)} or Strategy")
-        solved: dict[str, Strategy] = {}
+                             f"{list(SOLVER_PLAYERS)} or Policy")
+        solved: dict[str, Policy] = {}
 
-        def one_player(argument: str, player: Strategy | str) -> Strategy:
+        def one_player(argument: str, player: Policy | str) -> Policy:
             if isinstance(player, str) and player in SOLVER_PLAYERS:  # one solution for every seat naming it
                 if player not in solved:
                     levels = [e.amount for e in action_table.entries if e.kind == ActionKind.SHOOT_BET]
@@ -98,7 +100,7 @@ def whole_table_settings(
                 return solved[player]
             if isinstance(player, str) and player not in STRATEGIES:
                 raise ValueError(f"{argument} = {player!r}: expected a strategy name {sorted(STRATEGIES)}, a "
-                                 f"solver player {list(SOLVER_PLAYERS)} or a Strategy instance")
+                                 f"solver player {list(SOLVER_PLAYERS)} or a Policy instance")
             return check_strategy(argument, player)
 
         for seat, player in players.items():
@@ -114,7 +116,7 @@ def whole_table_settings(
     starting_chips = check_starting_chips(starting_chips)
     config = SeatConfig(
         rules=rules, num_players=num_players, seat=0, role=PUNTER,
-        players=tuple(fixed.get(s, Strategy()) for s in range(num_players)),
+        players=tuple(fixed.get(s, Policy()) for s in range(num_players)),
         player_arguments=tuple(f"players[{s}]" for s in range(num_players)),
         action_table=action_table, encoder=ObservationEncoder(rules, num_players, starting_chips),
         deals_per_episode=check_deals_per_episode(deals_per_episode),
@@ -127,7 +129,7 @@ def whole_table_settings(
     )
 
 
-def seat_player(argument: str, player: object, resolve: Callable[[str, object], Strategy]) -> Strategy:
+def seat_player(argument: str, player: object, resolve: Callable[[str, object], Policy]) -> Policy:
     """One seat's player, each of its roles by a player that can play it (``resolve`` checks one player
     given by name or object). ``{"punter": p, "banker": q}`` or a ``RolePlayers``: p while the seat
     punts, q while it banks; a model (a ``PolicyPlayer``) whose action table plays one role only: it
@@ -137,7 +139,7 @@ def seat_player(argument: str, player: object, resolve: Callable[[str, object], 
     if isinstance(player, Mapping):
         if set(player) != set(ROLES):
             raise ValueError(f"{argument} = {player!r}: expected one player for each role, "
-                             "{'punter': ..., 'banker': ...} (each a player's name or a Strategy)")
+                             "{'punter': ..., 'banker': ...} (each a player's name or a Policy)")
         parts = [resolve(f"{argument}[{role!r}]", player[role]) for role in ROLES]
         name = None
     else:

@@ -48,7 +48,7 @@ class ShootPontoonAECEnv(AECEnv):
     ## Observation Space
     ``Dict(observation=Box(float32), action_mask=Box(int8))``, as PettingZoo's classic games. The
     observation is the flat encoding of the seat's own :class:`SeatView`
-    (:mod:`shoot_pontoon_env.envs.encoding`, the same index table as the single-seat envs, which says
+    (:mod:`shoot_pontoon_env.seat.encoding`, the same index table as the single-seat envs, which says
     whether the seat banks now); hidden cards never appear. The mask has a 1 exactly where the index's
     action is in ``Table.legal_moves()`` for that seat; it is all zeros for a seat that is not to act.
 

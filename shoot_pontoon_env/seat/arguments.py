@@ -14,7 +14,8 @@ import numpy as np
 
 from ..engine.table import MAX_PLAYERS, MIN_PLAYERS
 from ..rules import CHIP_LIMIT, PRESETS, Rules, RulesError, get_rules
-from ..strategies import STRATEGIES, Strategy, make_strategy
+from ..players.policy import Policy
+from ..players.strategies import STRATEGIES, make_strategy
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
 ENGINES = ("auto", "batched", "table")
@@ -94,21 +95,21 @@ def check_players(num_players: Any) -> int:
     return check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)
 
 
-def check_strategy(name: str, spec: Any) -> Strategy:
-    if isinstance(spec, Strategy) or (isinstance(spec, str) and spec in STRATEGIES):
+def check_strategy(name: str, spec: Any) -> Policy:
+    if isinstance(spec, Policy) or (isinstance(spec, str) and spec in STRATEGIES):
         return make_strategy(spec)
     raise ValueError(
-        f"{name} = {spec!r}: expected a strategy name {sorted(STRATEGIES)} or a Strategy instance")
+        f"{name} = {spec!r}: expected a strategy name {sorted(STRATEGIES)} or a Policy instance")
 
 
-def check_strategies(name: str, spec: Any, count: int) -> list[Strategy]:
+def check_strategies(name: str, spec: Any, count: int) -> list[Policy]:
     """One strategy for every seat (a name or object), or a sequence of exactly ``count``."""
-    if isinstance(spec, (str, Strategy)):
+    if isinstance(spec, (str, Policy)):
         return [check_strategy(name, spec) for _ in range(count)]
     if isinstance(spec, Sequence) and len(spec) == count:
         return [check_strategy(f"{name}[{i}]", s) for i, s in enumerate(spec)]
     raise ValueError(
-        f"{name} = {spec!r}: expected a strategy name {sorted(STRATEGIES)}, a Strategy, or a sequence "
+        f"{name} = {spec!r}: expected a strategy name {sorted(STRATEGIES)}, a Policy, or a sequence "
         f"of {count} of them (one per seat, in seat order)"
     )
 

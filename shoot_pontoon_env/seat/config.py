@@ -13,7 +13,7 @@ from .action_table import ActionTable
 from .encoding import ObservationEncoder
 from .features import COMPACT_SIZE
 from ..rules import Rules
-from ..strategies import Strategy
+from ..players.policy import Policy
 
 PUNTER, BANKER = "punter", "banker"
 ROLES = (PUNTER, BANKER)
@@ -32,7 +32,7 @@ class SeatConfig:
     num_players: int
     seat: int
     role: str
-    players: tuple[Strategy, ...]
+    players: tuple[Policy, ...]
     player_arguments: tuple[str, ...]
     action_table: ActionTable
     encoder: ObservationEncoder
@@ -66,7 +66,7 @@ class SeatConfig:
 
 def player_arguments(role: str, num_players: int, seat: int, punters: Any) -> tuple[str, ...]:
     """The constructor argument behind each seat's table player (for error messages)."""
-    indexed = not isinstance(punters, (str, Strategy))
+    indexed = not isinstance(punters, (str, Policy))
     if role == BANKER:
         return ("the banker seat's own play",) + tuple(f"punters[{s - 1}]" if indexed else "punters"
                                                        for s in range(1, num_players))

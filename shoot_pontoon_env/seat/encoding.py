@@ -44,7 +44,6 @@ from ..cards import CARDS_PER_DECK, FIVE_CARDS, HandClass, best_total, hand_clas
 from ..engine.table import MAX_PLAYERS, Phase
 from ..engine.view import HandView, SeatView
 from ..rules import MAX_DECKS, MAX_DRAWS, SHOOT_BET_POINTS, Rules
-from .action_table import ActionTable  # noqa: F401  (re-exported: the encoding's other half)
 
 NUM_RANKS = 13
 MAX_CARDS = FIVE_CARDS

@@ -6,6 +6,7 @@
 """
 
 from .player import OptimalPunter
-from .solve import Solution, solve
+from .solution import Solution
+from .solve import solve
 
 __all__ = ["OptimalPunter", "Solution", "solve"]

@@ -25,9 +25,10 @@ import numpy as np
 
 from ..cli import Parser, UsageError, float_in, int_in, run, strict_json
 from ..rules import PRESETS, SHOOT_BET_POINTS, get_rules
-from ..strategies import StandOnBanker
+from ..players.strategies import StandOnBanker
 from .shoot import ShootAnalysis
-from .solve import Solution, solve
+from .solution import Solution
+from .solve import solve
 from .space import LEVELS
 from .table import UP_NAMES, cell_actions, flag_name, hand_weights, reachable_flags, strategy_table
 
@@ -150,7 +151,7 @@ EXPLOITABILITY = "exploitability"
 
 def exploitability_presets() -> list[str]:
     """The presets the heads-up model accepts (``game_punter.check_rules``)."""
-    from .game_punter import check_rules
+    from .headsup.game_punter import check_rules
 
     names = []
     for name in sorted(PRESETS):
@@ -181,8 +182,8 @@ def build_exploitability_parser() -> Parser:
 def _trained(option: str, spec: str, rules) -> Any:
     """A trained model seated heads-up, as ``play`` seats one (read by the safe loader), for the role
     the option names; a model trained for the other role is refused."""
-    from ..play import trained_player
-    from .game_punter import STARTING_CHIPS
+    from ..models.seating import trained_player
+    from .headsup.game_punter import STARTING_CHIPS
 
     try:
         player, banks = trained_player(spec, rules, 2, STARTING_CHIPS, seats_option=None)
@@ -195,8 +196,8 @@ def _trained(option: str, spec: str, rules) -> Any:
 
 
 def exploitability_main(argv: list[str]) -> int:
-    from ..play import is_model_spec
-    from .best_response import Progress, exploitability, make_player
+    from ..models.seating import is_model_spec
+    from .headsup.best_response import Progress, exploitability, make_player
 
     args = build_exploitability_parser().parse_args(argv)
     rules = get_rules(args.rules)
@@ -245,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == EXPLOITABILITY:
         return exploitability_main(argv[1:])
     if argv and argv[0] == "equilibrium":
-        from .equilibrium_cli import equilibrium_main
+        from .headsup.equilibrium_cli import equilibrium_main
 
         return equilibrium_main(argv[1:], exploitability_presets())
     parser = build_parser()
@@ -285,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
           f"(infinite deck {inf.expected_return:+.6f})")
     print(f"Solved in {sol.seconds:.2f} s (infinite deck {inf.seconds:.2f} s)")
     print("Assumptions: " + "; ".join(sol.notes))
-    print("Strategy (S stick, T twist, B<n> buy n stakes, D double, * = depends on the cards):")
+    print("Policy (S stick, T twist, B<n> buy n stakes, D double, * = depends on the cards):")
     print(strategy_table(sol))
     if ratio is not None:
         print(_shoot_text(_shoot_summary(sol)))

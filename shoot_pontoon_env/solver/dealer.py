@@ -20,7 +20,8 @@ from ..engine.settlement import banker_rank
 from ..engine.table import Phase
 from ..engine.view import SeatView
 from ..rules import Rules
-from ..strategies import DealerRulesBanker, StandOnBanker, Strategy
+from ..players.policy import Policy
+from ..players.strategies import DealerRulesBanker, StandOnBanker
 from .deck import Deck
 from .space import NUM_VALUES
 
@@ -104,20 +105,20 @@ def _banker_view(rules: Rules, cards: tuple[int, ...], legal: tuple[LegalMove, .
     return SeatView(**{k: v for k, v in known.items() if k in names})
 
 
-OWN_CARDS_BANKERS = (Strategy.banker_play, StandOnBanker.banker_play, DealerRulesBanker.banker_play)
+OWN_CARDS_BANKERS = (Policy.banker_play, StandOnBanker.banker_play, DealerRulesBanker.banker_play)
 """Banker methods known to be deterministic functions of the banker's own cards."""
 
 
-def banker_declares(strategy: Strategy, attribute: str, known: tuple) -> bool:
+def banker_declares(strategy: Policy, attribute: str, known: tuple) -> bool:
     """Whether ``strategy`` sets the class attribute ``attribute`` true, or plays the banker by one of
     the ``known`` methods (and the default ``act``): how the solver learns what a banker reads."""
     kind = type(strategy)
     if getattr(strategy, attribute, False):
         return True
-    return kind.act is Strategy.act and kind.banker_play in known
+    return kind.act is Policy.act and kind.banker_play in known
 
 
-def own_cards_only(strategy: Strategy) -> bool:
+def own_cards_only(strategy: Policy) -> bool:
     """Whether the solver can model ``strategy`` as a banker: its decisions must be a fixed
     function of its own cards. Known for the library's stand-on-N and dealer-rule bankers (and every
     strategy that keeps the default banker play); a custom strategy declares it with a class
@@ -125,7 +126,7 @@ def own_cards_only(strategy: Strategy) -> bool:
     return banker_declares(strategy, "own_cards_only", OWN_CARDS_BANKERS)
 
 
-def strategy_rule(strategy: Strategy, rules: Rules) -> BankerRule:
+def strategy_rule(strategy: Policy, rules: Rules) -> BankerRule:
     """A free banker played by ``strategy``, asked with a view that shows only the banker's own
     cards. Raises NotImplementedError for a banker that may look at the punters' hands or play at
     random (e.g. ``ShootAwareBanker``, ``RandomPlayer``): the solver cannot model those."""
@@ -148,7 +149,7 @@ def strategy_rule(strategy: Strategy, rules: Rules) -> BankerRule:
     return BankerRule(draws, f"{strategy!r} (own cards only)")
 
 
-def banker_rule(rules: Rules, banker: Strategy | None = None) -> BankerRule:
+def banker_rule(rules: Rules, banker: Policy | None = None) -> BankerRule:
     """The dealer's fixed rule under ``banker_play="dealer"``; otherwise ``banker`` (default
     :class:`StandOnBanker`, stand on 17)."""
     if rules.banker_play == "dealer":

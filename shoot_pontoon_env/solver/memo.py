@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 
 from ..rules import Rules
-from ..strategies import DealerRulesBanker, StandOnBanker, Strategy
+from ..players.policy import Policy
+from ..players.strategies import DealerRulesBanker, StandOnBanker
 from .solution import Solution
 
 KEPT = 8
@@ -34,7 +35,7 @@ _kept: OrderedDict[Hashable, tuple[Solution, dict[int, np.ndarray]]] = OrderedDi
 """Per key: the solution and its arrays by id (what the copies share)."""
 
 
-def banker_key(rules: Rules, banker: Strategy | None) -> Hashable | None:
+def banker_key(rules: Rules, banker: Policy | None) -> Hashable | None:
     """What the solution depends on of ``banker``; None where that cannot be told (not kept)."""
     if rules.banker_play == "dealer":
         return "dealer"  # the dealer's fixed rule: the banker argument is not used
@@ -65,7 +66,7 @@ def _arrays(value: Any, found: dict[int, np.ndarray]) -> None:
             _arrays(item, found)
 
 
-def _shared_copy(solution: Solution, arrays: dict[int, np.ndarray], banker: Strategy | None) -> Solution:
+def _shared_copy(solution: Solution, arrays: dict[int, np.ndarray], banker: Policy | None) -> Solution:
     """A deep copy that shares the (read-only) arrays and the frozen Rules, with the caller's banker."""
     memo: dict[int, Any] = dict(arrays)
     memo[id(solution.rules)] = solution.rules
@@ -75,7 +76,7 @@ def _shared_copy(solution: Solution, arrays: dict[int, np.ndarray], banker: Stra
     return out
 
 
-def remembered(key: Hashable | None, banker: Strategy | None, compute: Callable[[], Solution]) -> Solution:
+def remembered(key: Hashable | None, banker: Policy | None, compute: Callable[[], Solution]) -> Solution:
     """The solution kept under ``key`` (a copy), computing and keeping it first if it is not there;
     ``key`` None: computed afresh and not kept."""
     if key is None:

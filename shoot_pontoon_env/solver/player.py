@@ -12,14 +12,15 @@ from ..actions import Action, ActionKind
 from ..cards import value_of
 from ..engine.view import HandView, SeatView
 from ..rules import Rules
-from ..strategies import Strategy
+from ..players.policy import Policy
 from .dp import LevelResult
 from .shoot import play_tables, split_decision, wants_bet
-from .solve import Solution, node_index, solve
+from .solution import Solution, node_index
+from .solve import solve
 from .space import BUY_BASE, DOUBLE, SPLIT, STICK, TWIST
 
 
-class OptimalPunter(Strategy):
+class OptimalPunter(Policy):
     """Plays a :class:`Solution` (solved on first use when given Rules or a preset name).
 
     Args:

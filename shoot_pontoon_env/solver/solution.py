@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..rules import Rules
-from ..strategies import Strategy
+from ..players.policy import Policy
 from .dealer import PONTOON
 from .deck import RANK_SHARE, Deck
 from .dp import Context, LevelResult, Static
@@ -106,7 +106,7 @@ class Solution:
     """Expected return of each two-card hand given the up card, the peek included."""
     shoot: object | None = None
     """A :class:`~shoot_pontoon_env.solver.shoot.ShootAnalysis` when requested."""
-    banker_strategy: Strategy | None = None
+    banker_strategy: Policy | None = None
     """The free banker's strategy that was solved against (None under dealer rules)."""
     notes: list[str] = field(default_factory=list)
 

@@ -25,17 +25,15 @@ import time
 import numpy as np
 
 from ..rules import Rules, get_rules
-from ..strategies import StandOnBanker, Strategy
+from ..players.policy import Policy
+from ..players.strategies import StandOnBanker
 from .dealer import banker_rule
 from .deck import Deck, two_card_probs
 from .dp import Context, build_static, solve_hands
 from .memo import banker_key, remembered
 from .payoff import special_pontoon_share
 from .shoot import analyse_shoot
-from .solution import (  # noqa: F401  (defined in solution.py; importable from here as before)
-    INITIAL_FLAG, PairCase, PairInfo, Solution, SplitPlan, node_index, pair_info, peek_results, root_values,
-    split_plan,
-)
+from .solution import Solution, node_index, peek_results, root_values, split_plan
 from .space import LEVELS, NUM_VALUES, build_flags
 
 
@@ -89,7 +87,7 @@ def assumptions(rules: Rules, banker: str, deck: Deck) -> list[str]:
     return notes
 
 
-def solve(rules: Rules | str, *, banker: Strategy | None = None, num_decks: int | None = None,
+def solve(rules: Rules | str, *, banker: Policy | None = None, num_decks: int | None = None,
           infinite: bool = False, shoot_ratio: float | None = None) -> Solution:
     """Solve one hand for ``rules``. ``num_decks`` overrides the rules' shoe; ``infinite`` solves
     the infinite deck. ``banker``: the free banker's strategy (default stand on 17). With
@@ -107,7 +105,7 @@ def solve(rules: Rules | str, *, banker: Strategy | None = None, num_decks: int 
     return remembered(key, banker, lambda: _solve(rules, banker, bool(infinite), ratio))
 
 
-def _solve(rules: Rules, banker: Strategy | None, infinite: bool, shoot_ratio: float | None) -> Solution:
+def _solve(rules: Rules, banker: Policy | None, infinite: bool, shoot_ratio: float | None) -> Solution:
     """The solve itself, for validated rules (``solve``'s arguments)."""
     start = time.perf_counter()
     deck = Deck(None if infinite else rules.num_decks)

@@ -14,7 +14,7 @@ import numpy as np
 from ..cards import FIVE_CARDS
 from .deck import Deck
 from .dp import LevelResult
-from .solve import INITIAL_FLAG, Solution
+from .solution import INITIAL_FLAG, Solution
 from .space import LEVELS, NUM_VALUES, action_letter
 
 UP_NAMES = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]

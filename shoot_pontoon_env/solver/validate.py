@@ -16,10 +16,12 @@ import numpy as np
 from ..cards import CARDS_PER_DECK
 from ..engine import Table
 from ..rules import Rules, get_rules
-from ..session import play_deal
-from ..strategies import StandOnBanker, Strategy
+from ..players.session import play_deal
+from ..players.policy import Policy
+from ..players.strategies import StandOnBanker
 from .player import OptimalPunter
-from .solve import Solution, solve
+from .solution import Solution
+from .solve import solve
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ def play_hands(solution: Solution, hands: int, seed: int, *, shoot_bets: bool = 
     rules = solution.rules
     rng = np.random.default_rng(seed)
     table = Table(rules, 2, rng=np.random.default_rng(rng.integers(2**63)), starting_chips=0)
-    banker: Strategy = solution.banker_strategy or StandOnBanker()
+    banker: Policy = solution.banker_strategy or StandOnBanker()
     players = [banker, OptimalPunter(solution, shoot_bets=shoot_bets)]
     out = np.empty(hands)
     for i in range(hands):
@@ -79,7 +81,7 @@ def _worker(args: tuple) -> tuple[float, float, int]:
 
 
 def estimate(rules: Rules | str, hands: int, *, seed: int = 0, workers: int = 1,
-             banker: Strategy | None = None, shoot_ratio: float | None = None,
+             banker: Policy | None = None, shoot_ratio: float | None = None,
              start: tuple[tuple[int, int], int | None] | None = None) -> Estimate:
     """Mean and standard error over ``hands`` deals, split over ``workers`` processes with
     independent seeds. ``shoot_ratio``: play the optimal Shoot bets of that allowance.

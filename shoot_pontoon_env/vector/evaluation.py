@@ -19,7 +19,7 @@ import numpy as np
 
 from ..seat.config import SeatConfig
 from . import kernel
-from .engine import TableBatch
+from .tables import TableBatch
 from .layout import AP_NONE, T_HAND, T_NEEDS_RESET
 from .policy import NO_POLICY, BatchPlayer
 

@@ -1227,7 +1227,7 @@ def forfeit(t, k8, c, f, tab, rng, out, counts):
     advance(t, k8, c, f, tab, rng, out, counts)
 
 
-# =========================================================================== table players (strategies.py)
+# =========================================================================== table players (players/strategies.py)
 @jit(I64, I, B)
 def stick_or_draw(mv, n, stick):
     """strategies._stick_or_draw."""
@@ -1329,7 +1329,7 @@ def shoot_aware_banker_play(t, k8, c, f, tab, strat, fstrat, mv, n, total):
 
 @jit(ROWS, CFG, I, I, I64, I, RNG)
 def player_act(t, k8, c, f, tab, seat, slot, mv, n, rng):
-    """Strategy.act, for ``seat``, of the rule-based player in strategy slot ``slot`` (the seat's own
+    """Policy.act, for ``seat``, of the rule-based player in strategy slot ``slot`` (the seat's own
     table player, or slot num_players: the agent seat's player in an evaluation), over mv[:n]."""
     strat = c[C_O_STRAT] + STRAT_INTS * slot
     fstrat = np.int64(f[F_O_STRAT]) + STRAT_FLOATS * slot
@@ -2101,7 +2101,7 @@ def table_wants_shoot_bet(t, k8, c, pol):
 
 @jit(ROWS, CFG, I32, I64, I, RNG)
 def table_act(t, k8, c, f, tab, pol, mv, n, rng):
-    """OptimalPunter.act: Strategy.act with its stake, Shoot bets and punter play."""
+    """OptimalPunter.act: Policy.act with its stake, Shoot bets and punter play."""
     if find(mv, n, K_STAKE) >= 0:
         for m in range(n):
             if mv[MOVE * m + 1] == 0:

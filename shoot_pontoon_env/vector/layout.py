@@ -2,7 +2,7 @@
 library's Python objects (Rules, strategies, the action table, the settlement).
 
 Every code here is derived from the scalar code's own definitions (``ActionKind``, ``Phase``,
-``Stage``, ``HandClass``, the observation layout of ``envs/encoding.py``, ``settlement.showdown``), so
+``Stage``, ``HandClass``, the observation layout of ``seat/encoding.py``, ``settlement.showdown``), so
 the kernel restates no table of the game: it indexes the arrays built here.
 """
 
@@ -22,12 +22,12 @@ from ..engine.table import MAX_PLAYERS, PHASE_OF_STAGE, Phase, Stage
 from ..seat import encoding as enc
 from ..seat.action_table import ActionTable
 from ..rules import CHIP_LIMIT, DRAW_ON_21_KINDS, Rules
-from ..strategies import (
+from ..players.strategies import (
     DealerRulesBanker,
     RandomPlayer,
     ShootAwareBanker,
     StandOnBanker,
-    Strategy,
+    Policy,
     ThresholdPunter,
     TipsPunter,
 )
@@ -150,7 +150,7 @@ array), and where its layers' rows start (NL_FIELDS each: outputs, weights' and 
 the float array; the weights (inputs, outputs) row-major, as ``ActorArrays.weights``)."""
 NL_OUTPUTS, NL_O_WEIGHTS, NL_O_BIASES = range(3)
 NL_FIELDS = 3
-BATCHED_STRATEGIES = (Strategy, RandomPlayer, ThresholdPunter, TipsPunter, StandOnBanker, DealerRulesBanker,
+BATCHED_STRATEGIES = (Policy, RandomPlayer, ThresholdPunter, TipsPunter, StandOnBanker, DealerRulesBanker,
                       ShootAwareBanker)
 
 
@@ -290,13 +290,13 @@ class UnbatchableStrategy(ValueError):
     """A table player the batched engine cannot play (the message names the argument)."""
 
 
-def strategy_code(argument: str, strategy: Strategy) -> tuple[int, list[int], list[float]]:
+def strategy_code(argument: str, strategy: Policy) -> tuple[int, list[int], list[float]]:
     """The kernel's code of a rule-based table player, or :class:`UnbatchableStrategy` naming the
     argument it came from. Only the library's own classes are batched (exactly those classes: a
     subclass may change any decision)."""
     kind = type(strategy)
     ints, floats = [0, 17, 17, 0, 0], [0.0, 0.0]
-    if kind is Strategy:
+    if kind is Policy:
         code = S_BASE
     elif kind is RandomPlayer:
         code = S_RANDOM
@@ -315,7 +315,7 @@ def strategy_code(argument: str, strategy: Strategy) -> tuple[int, list[int], li
         raise UnbatchableStrategy(
             f"{argument} = {strategy!r}: the batched engine plays only the library's rule-based players "
             f"({', '.join(c.__name__ for c in BATCHED_STRATEGIES)}, or their names); an arbitrary Python "
-            "Strategy cannot run inside it. Use the scalar env (gym.make) or a SyncVectorEnv for this table."
+            "Policy cannot run inside it. Use the scalar env (gym.make) or a SyncVectorEnv for this table."
         )
     for value in ints:
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or abs(value) > CHIP_LIMIT:

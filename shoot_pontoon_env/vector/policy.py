@@ -21,7 +21,7 @@ from ..cards import FIVE_CARDS
 from ..rules import MAX_DRAWS, MAX_STAKE_MULTIPLE, Rules
 from ..solver.player import OptimalPunter
 from ..solver.space import LEVELS, NUM_VALUES
-from ..strategies import Strategy
+from ..players.policy import Policy
 from .layout import AP_STRATEGY, AP_TABLE, AP_UNIFORM, UnbatchableStrategy, strategy_code
 
 (P_CTX, P_FLAG, P_START, P_SPLIT, P_STAKE, P_CHILD, P_ACT, P_LEVEL_SIZE, P_FLAGS) = (
@@ -101,7 +101,7 @@ def policy_table(strategy: OptimalPunter, *, base_stake: int, min_stake: int, ma
     return np.concatenate([header] + parts)
 
 
-def seat_roles(argument: str, player: Strategy) -> list[tuple[str, Strategy]]:
+def seat_roles(argument: str, player: Policy) -> list[tuple[str, Policy]]:
     """The (argument, player) of each of a seat's two roles, punting then banking: the two players of a
     seat split by role (``models.player.RolePlayers``, read by its ``role_players()``: named
     ``argument['punter']`` and ``argument['banker']`` in errors), or the one player in both. The kernel
@@ -112,7 +112,7 @@ def seat_roles(argument: str, player: Strategy) -> list[tuple[str, Strategy]]:
     return [(f"{argument}[{role!r}]", part) for role, part in zip(("punter", "banker"), split())]
 
 
-def distinct_players(argument: str, player: Strategy) -> list[tuple[str, Strategy]]:
+def distinct_players(argument: str, player: Policy) -> list[tuple[str, Policy]]:
     """``seat_roles`` with the player of both roles once."""
     return list({id(part): (name, part) for name, part in seat_roles(argument, player)}.values())
 
@@ -127,7 +127,7 @@ class BatchPlayer:
     policy array."""
 
     mode: int
-    strategy: Strategy | None = None
+    strategy: Policy | None = None
     policy: np.ndarray = field(default_factory=lambda: NO_POLICY)
 
     @classmethod
@@ -135,7 +135,7 @@ class BatchPlayer:
         return cls(AP_UNIFORM)
 
     @classmethod
-    def of_strategy(cls, strategy: Strategy, rules: Rules) -> BatchPlayer | None:
+    def of_strategy(cls, strategy: Policy, rules: Rules) -> BatchPlayer | None:
         """The batched form of a table-player strategy, or None when the kernel cannot play it."""
         if type(strategy) is OptimalPunter:
             return cls(AP_TABLE, None, policy_table(strategy, base_stake=rules.base_stake,

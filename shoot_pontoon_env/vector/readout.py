@@ -17,7 +17,7 @@ from ..engine.hand import Hand
 from ..engine.table import PHASE_OF_STAGE, Stage
 from ..engine.view import SeatView, seen_cards
 from ..rules import SHOOT_BET_POINTS, Rules
-from .engine import TableBatch
+from .tables import TableBatch
 from ..seat.episode import TableFacts
 from .kernel import MOVE, V_TO_ACT, VIEW_FIELDS, view_fields
 from .layout import (

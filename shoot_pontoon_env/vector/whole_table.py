@@ -20,7 +20,7 @@ from ..seat.config import SeatConfig
 from ..seat.episode import TableFacts
 from ..engine.view import SeatView
 from . import kernel
-from .engine import TableBatch, draw_keys, network_arrays, solver_players_policy
+from .tables import TableBatch, draw_keys, network_arrays, solver_players_policy
 from .layout import C_PLAYERS, C_SEAT
 from .readout import batch_facts, batch_seat_view
 

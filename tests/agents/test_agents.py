@@ -8,7 +8,7 @@ import shoot_pontoon_env.envs  # noqa: F401
 from agents import RandomAgent, StrategyAgent, agent_names, make_agent
 from agents.as_player import AgentPlayer
 from agents.base import EnvContext
-from shoot_pontoon_env.strategies import STRATEGIES
+from shoot_pontoon_env.players.strategies import STRATEGIES
 
 PUNTER_ENVS = [("ShootPontoon-v0", {}), ("ShootPontoon-Casino-v0", {"num_players": 2}),
                ("ShootPontoon-Playtech-v0", {"num_players": 2})]
@@ -92,7 +92,8 @@ def test_a_saved_model_reloads_and_acts_identically(tmp_path, observation):
     from sb3_contrib import MaskablePPO
 
     from agents.trained import TrainedAgent
-    from shoot_pontoon_env.envs.features import CompactObservation, compact_observation
+    from shoot_pontoon_env.envs.features import CompactObservation
+    from shoot_pontoon_env.seat.features import compact_observation
 
     env = gym.make("ShootPontoon-Playtech-v0", num_players=2)
     train_env = CompactObservation(env) if observation == "compact" else env

@@ -7,7 +7,7 @@ import pytest
 
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
 from agents import StrategyAgent, make_agent
-from shoot_pontoon_env.strategies import ThresholdPunter
+from shoot_pontoon_env.players.strategies import ThresholdPunter
 from shoot_pontoon_env.vector.layout import AP_STRATEGY, AP_TABLE, AP_UNIFORM
 
 KWARGS = {"num_players": 2, "stake_levels": [1]}

@@ -23,7 +23,7 @@ from test_safe_load import PLAYTECH, ROOT, TINY, Payload, rewrite_zip, run_folde
 
 import shoot_pontoon_env.envs  # noqa: F401
 from agents import make_agent
-from agents.safe_load import ModelFileError, policy_parameters
+from shoot_pontoon_env.models.safe_load import ModelFileError, policy_parameters
 from shoot_pontoon_env.cli import run
 from tests.hang_guard import HANG_GUARD_S
 
@@ -266,7 +266,7 @@ def test_evaluate_refuses_in_one_line_exit_2(crafted, tmp_path, capsys):
 @pytest.mark.parametrize("crafted", sorted(CASES), indirect=True)
 @pytest.mark.parametrize("as_folder", [False, True], ids=["zip", "folder"])
 def test_play_refuses_in_one_line_exit_2(crafted, as_folder, capsys):
-    from shoot_pontoon_env.play import Console, main
+    from shoot_pontoon_env.play.terminal import Console, main
 
     model, marker, match = crafted
     console = Console(io.StringIO(""), io.StringIO())
@@ -281,10 +281,10 @@ def test_play_refuses_in_one_line_exit_2(crafted, as_folder, capsys):
 
 def test_play_refuses_a_zoo_model_whose_env_id_imports_a_module(clean_run, tmp_path, monkeypatch, capsys):
     """The reported route: ``play --opponents zoo:NAME`` with payload.py in the zoo folder."""
-    import shoot_pontoon_env.play
-    from shoot_pontoon_env.play import Console, main
+    import shoot_pontoon_env.models.seating
+    from shoot_pontoon_env.play.terminal import Console, main
 
-    monkeypatch.setattr(shoot_pontoon_env.play, "checkout_zoo", lambda: tmp_path / "zoo")
+    monkeypatch.setattr(shoot_pontoon_env.models.seating, "checkout_zoo", lambda: tmp_path / "zoo")
     model = copy_run(clean_run, tmp_path / "zoo" / "evil")
     marker = tmp_path / "payload-ran"
     module_env_id(model, marker)
@@ -313,7 +313,7 @@ def test_the_module_payload_is_live_for_gym_make(clean_run, tmp_path, monkeypatc
 def test_a_run_folder_plays_and_the_policy_size_is_counted_exactly(clean_run, capsys):
     """The clean model loads from its .zip and from its folder (play and make_agent), and the weights
     counted without building the policy are the built policy's."""
-    from shoot_pontoon_env.play import Console, main
+    from shoot_pontoon_env.play.terminal import Console, main
 
     env = gym.make(ENV_ID, **ENV_KWARGS)
     for spec in (clean_run, clean_run / "model.zip"):
@@ -340,7 +340,7 @@ def test_a_huge_declared_entry_is_refused_before_decompressing_in_little_memory(
             "import gymnasium as gym\n"
             "import shoot_pontoon_env.envs\n"
             "from agents import make_agent\n"
-            "from agents.safe_load import ModelFileError\n"
+            "from shoot_pontoon_env.models.safe_load import ModelFileError\n"
             f"env = gym.make({ENV_ID!r}, **{ENV_KWARGS!r}, engine='table')\n"
             "import agents.trained\n"
             "before = peak_mb()\n"

@@ -20,7 +20,7 @@ import yaml
 
 import shoot_pontoon_env.envs  # noqa: F401
 from agents import make_agent
-from agents.safe_load import ModelFileError
+from shoot_pontoon_env.models.safe_load import ModelFileError
 from tests.hang_guard import HANG_GUARD_S
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -332,8 +332,8 @@ def test_reserved_shoot_holds_a_share_back_and_pays_it_as_a_jackpot_when_the_ban
 def test_reshuffle_every_deal_or_a_persistent_shoe_with_a_cut_card():
     import numpy as np
     from shoot_pontoon_env.engine import Table
-    from shoot_pontoon_env.session import play_deal
-    from shoot_pontoon_env.strategies import StandOnBanker, ThresholdPunter
+    from shoot_pontoon_env.players.session import play_deal
+    from shoot_pontoon_env.players.strategies import StandOnBanker, ThresholdPunter
 
     players = [StandOnBanker(), ThresholdPunter(), ThresholdPunter()]
     rng = np.random.default_rng(3)

@@ -10,8 +10,8 @@ from scripted import new_table, play
 from shoot_pontoon_env.actions import STICK, TWIST, Action, ActionKind, IllegalActionError, shoot_bet, stake
 from shoot_pontoon_env.engine import RESERVE_ACCOUNT, SHOOT_ACCOUNT, TABLE_ACCOUNT, EventKind, Phase, Table
 from shoot_pontoon_env.rules import CASINO
-from shoot_pontoon_env.session import play_deal
-from shoot_pontoon_env.strategies import RandomPlayer
+from shoot_pontoon_env.players.session import play_deal
+from shoot_pontoon_env.players.strategies import RandomPlayer
 
 
 def test_table_arguments_are_checked():
@@ -122,7 +122,7 @@ def test_cards_put_back_by_a_mid_deal_restock_leave_the_count():
     it, so no seat may count them as seen any more."""
     from shoot_pontoon_env.engine.view import seat_view
     from shoot_pontoon_env.rules import SHOOT as SHOOT_RULES
-    from shoot_pontoon_env.strategies import StandOnBanker
+    from shoot_pontoon_env.players.strategies import StandOnBanker
 
     table = Table(SHOOT_RULES.replace(shoe="persistent"), 10, rng=np.random.default_rng(0))
     players = [StandOnBanker()] + [RandomPlayer()] * 9

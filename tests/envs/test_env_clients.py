@@ -15,7 +15,7 @@ from gymnasium.wrappers.vector import VectorizeTransformObservation
 
 import shoot_pontoon_env.envs  # noqa: F401
 from shoot_pontoon_env.envs.features import CompactObservation
-from shoot_pontoon_env.vector.engine import KEY_RANGE, TableBatch, first_key
+from shoot_pontoon_env.vector.tables import KEY_RANGE, TableBatch, first_key
 from shoot_pontoon_env.vector.layout import T_KEY_HI, T_KEY_LO
 
 ROOT = Path(__file__).resolve().parents[2]

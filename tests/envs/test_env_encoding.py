@@ -7,11 +7,11 @@ from env_helpers import make
 
 from shoot_pontoon_env.actions import Action, ActionKind, buy, shoot_bet, stake
 from shoot_pontoon_env.cards import best_total, parse_card
-from shoot_pontoon_env.envs import encoding as enc
-from shoot_pontoon_env.envs.action_table import punter_action_table
-from shoot_pontoon_env.envs.encoding import decode_banker_seat, decode_view
+from shoot_pontoon_env.seat import encoding as enc
+from shoot_pontoon_env.seat.action_table import punter_action_table
+from shoot_pontoon_env.seat.encoding import decode_banker_seat, decode_view
 from shoot_pontoon_env.rules import SHOOT
-from shoot_pontoon_env.strategies import STRATEGIES
+from shoot_pontoon_env.players.strategies import STRATEGIES
 
 RICH_SHOOT = SHOOT.replace(
     shoot_bet_points=("before_deal", "before_second_card", "before_fourth_card"), double_stakes=True,

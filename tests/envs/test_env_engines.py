@@ -15,7 +15,7 @@ from gymnasium.vector import AutoresetMode
 from shoot_pontoon_env.actions import IllegalActionError
 from shoot_pontoon_env.engine.table import Table
 from shoot_pontoon_env.rules import SHOOT
-from shoot_pontoon_env.strategies import TipsPunter
+from shoot_pontoon_env.players.strategies import TipsPunter
 
 SESSION = {"deals_per_episode": 4, "rules": SHOOT.replace(
     name="shoot-persistent-bets", shoe="persistent", shoot_bet_points=("before_deal", "before_fourth_card"))}

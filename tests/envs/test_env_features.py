@@ -8,8 +8,9 @@ import pytest
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 from shoot_pontoon_env.cards import best_total
-from shoot_pontoon_env.envs import encoding as enc
-from shoot_pontoon_env.envs.features import COMPACT_SIZE, MAX_TOTAL, CompactObservation, compact_observation
+from shoot_pontoon_env.seat import encoding as enc
+from shoot_pontoon_env.envs.features import CompactObservation
+from shoot_pontoon_env.seat.features import COMPACT_SIZE, MAX_TOTAL, compact_observation
 
 ENV_IDS = ("ShootPontoon-v0", "ShootPontoon-Casino-v0", "ShootPontoon-Playtech-v0")
 TOTAL = slice(len(enc.Phase) + 3 + enc.NUM_KINDS, len(enc.Phase) + 3 + enc.NUM_KINDS + MAX_TOTAL + 2)

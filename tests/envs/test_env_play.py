@@ -8,7 +8,7 @@ import pytest
 from env_helpers import CONFIGS, ENGINES, config_id, make, net_chips, random_masked_episode, total_chips
 
 from shoot_pontoon_env.engine import Phase
-from shoot_pontoon_env.envs import encoding as enc
+from shoot_pontoon_env.seat import encoding as enc
 from shoot_pontoon_env.rules import SHOOT
 
 SESSION_CONFIGS = [

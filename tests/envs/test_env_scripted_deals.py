@@ -18,7 +18,8 @@ from shoot_pontoon_env.actions import IllegalActionError
 from shoot_pontoon_env.cards import parse_card
 from shoot_pontoon_env.engine import Phase
 from shoot_pontoon_env.rules import SHOOT
-from shoot_pontoon_env.strategies import Strategy, ThresholdPunter
+from shoot_pontoon_env.players.policy import Policy
+from shoot_pontoon_env.players.strategies import ThresholdPunter
 
 NO_BOX, STAKE2, STAKE4, STAKE10, NO_BET, BET2, BET4, BET10 = range(8)
 STICK, TWIST, BUY1, BUY15, BUY2, SPLIT, DOUBLE = range(8, 15)
@@ -213,7 +214,7 @@ def test_banker_bust_pays_and_a_sale_earns_the_price():
     assert reward == 5.0 and terminated and env.table.banker == 1
 
 
-class BetsTheShoot(Strategy):
+class BetsTheShoot(Policy):
     """Minimum stake and a Shoot bet of everything the Shoot holds."""
 
     def shoot_bet(self, view, rng):
@@ -228,7 +229,7 @@ def test_an_emptied_shoot_takes_the_bank_away_and_ends_the_banker_episode():
     assert reward == -26.0 and terminated and env.table.banker == 1 and env.table.turnovers == 1
 
 
-class Buster(Strategy):
+class Buster(Policy):
     """Minimum stake, no Shoot bet, always twists."""
 
     def punter_play(self, view, rng):

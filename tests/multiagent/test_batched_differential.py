@@ -91,7 +91,7 @@ def test_kernel_played_networks_match_the_table_over_many_episodes(variant):
 def _zoo_punter_variant() -> dict:
     pytest.importorskip("torch")
     pytest.importorskip("sb3_contrib")
-    from shoot_pontoon_env.play import trained_player
+    from shoot_pontoon_env.models.seating import trained_player
 
     player, _ = trained_player("zoo:shoot_punter", SHOOT, 4, 1000)
     return {"deals_per_episode": 1, "players": {2: player, 3: "tips"}}

@@ -15,7 +15,7 @@ from shoot_pontoon_env.multiagent.config import seat_action_table, whole_table_s
 from shoot_pontoon_env.rules import CASINO, SHOOT
 from shoot_pontoon_env.seat.action_table import punter_action_table
 from shoot_pontoon_env.seat.encoding import ObservationEncoder
-from shoot_pontoon_env.vector.engine import network_arrays, player_code
+from shoot_pontoon_env.vector.tables import network_arrays, player_code
 from shoot_pontoon_env.vector.layout import N_COMPACT, N_INPUTS, N_LAYERS, S_NETWORK, UnbatchableStrategy
 
 

@@ -12,7 +12,7 @@ from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, parall
 from shoot_pontoon_env.actions import IllegalActionError
 from shoot_pontoon_env.cards import best_total, card_code, is_pontoon_pair
 from shoot_pontoon_env.engine.view import seat_view
-from shoot_pontoon_env.envs.encoding import SEAT_IS_BANKER
+from shoot_pontoon_env.seat.encoding import SEAT_IS_BANKER
 from shoot_pontoon_env import multiagent
 from shoot_pontoon_env.multiagent import env, parallel_env, raw_env
 from shoot_pontoon_env.rules import PRESETS, SHOOT
@@ -243,7 +243,7 @@ def test_the_seat_sees_what_the_single_seat_env_shows_it():
     import gymnasium as gym
 
     import shoot_pontoon_env.envs  # noqa: F401
-    from shoot_pontoon_env.strategies import StandOnBanker, TipsPunter
+    from shoot_pontoon_env.players.strategies import StandOnBanker, TipsPunter
 
     cards = "TS 9H 5C TD 8H 7C 7D KS 4D 3C 2H"
     single = gym.make("ShootPontoon-v0", num_players=4).unwrapped

@@ -18,13 +18,14 @@ from whole_table_differential import (
 
 from shoot_pontoon_env.actions import ActionKind
 from shoot_pontoon_env.engine import table as table_module
-from shoot_pontoon_env.models.player import ROLE_FALLBACKS, RolePlayers
+from shoot_pontoon_env.players.roles import ROLE_FALLBACKS, RolePlayers
 from shoot_pontoon_env.multiagent import batched_env
 from shoot_pontoon_env.multiagent.config import seat_action_table, whole_table_settings
 from shoot_pontoon_env.rules import SHOOT, Rules
 from shoot_pontoon_env.seat.action_table import banker_action_table, punter_action_table
-from shoot_pontoon_env.strategies import StandOnBanker, Strategy, TipsPunter
-from shoot_pontoon_env.vector.engine import network_arrays
+from shoot_pontoon_env.players.policy import Policy
+from shoot_pontoon_env.players.strategies import StandOnBanker, TipsPunter
+from shoot_pontoon_env.vector.tables import network_arrays
 
 SALES = SHOOT.replace(bank_sale_price=4)
 
@@ -54,10 +55,10 @@ def test_a_one_role_model_is_paired_with_the_other_roles_fallback():
     assert network_arrays(config).of_seat.tolist() == [[-1, 0, -1, 2], [-1, 1, 1, 2]]  # punting; banking
 
 
-class _Spy(Strategy):
+class _Spy(Policy):
     """Records every decision it is asked (the Table only: the kernel plays the player it wraps)."""
 
-    def __init__(self, inner: Strategy, label: str, log: list) -> None:
+    def __init__(self, inner: Policy, label: str, log: list) -> None:
         self.inner, self.label, self.log = inner, label, log
         self.name = label
 
@@ -118,7 +119,7 @@ def test_the_issues_zoo_placements_play_with_turnovers_and_sales(spec, seat):
     with 'a table player chose an action the rules do not allow' once its seat changed role."""
     pytest.importorskip("torch")
     pytest.importorskip("sb3_contrib")
-    from shoot_pontoon_env.play import trained_player
+    from shoot_pontoon_env.models.seating import trained_player
 
     player, _ = trained_player(spec, SHOOT, 4, 1000)
     env = batched_env(16, players={seat: player}, deals_per_episode=5)

@@ -7,9 +7,9 @@ import pytest
 
 from shoot_pontoon_env.engine import Table
 from shoot_pontoon_env.rules import PLAYTECH, SHOOT
-from shoot_pontoon_env.session import play_deal
+from shoot_pontoon_env.players.session import play_deal
 from shoot_pontoon_env.solver import OptimalPunter, solve
-from shoot_pontoon_env.strategies import RandomPlayer, ShootAwareBanker, StandOnBanker
+from shoot_pontoon_env.players.strategies import RandomPlayer, ShootAwareBanker, StandOnBanker
 
 
 @pytest.mark.parametrize("banker", [ShootAwareBanker(), RandomPlayer()])

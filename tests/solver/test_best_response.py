@@ -1,4 +1,4 @@
-"""Heads-up best responses (``solver/best_response.py``): checks that can fail.
+"""Heads-up best responses (``solver/headsup/best_response.py``): checks that can fail.
 
 - The banker's best response to ``tips`` holds the punter at least 0.01 below ``stand17`` and
   ``dealer``.
@@ -27,16 +27,17 @@ import pytest
 from shoot_pontoon_env.cli import run
 from shoot_pontoon_env.engine import Table
 from shoot_pontoon_env.rules import get_rules
-from shoot_pontoon_env.session import play_deal
+from shoot_pontoon_env.players.session import play_deal
 from shoot_pontoon_env.solver import OptimalPunter, solve
 from shoot_pontoon_env.solver.__main__ import main
-from shoot_pontoon_env.solver.best_banker import (BankerResult, ResponseBanker, evaluate, observation_draws,
-                                                  strategy_draws)
-from shoot_pontoon_env.solver.best_punter import ResponsePunter, punter_response
-from shoot_pontoon_env.solver.best_response import exploitability, pair_value, two_hand_rules
-from shoot_pontoon_env.solver.game_banker import banker_space
-from shoot_pontoon_env.solver.game_punter import PunterRows, check_rules, punter_rows, strategy_policy
-from shoot_pontoon_env.strategies import Strategy, make_strategy
+from shoot_pontoon_env.solver.headsup.banker_views import observation_draws, strategy_draws
+from shoot_pontoon_env.solver.headsup.best_banker import BankerResult, ResponseBanker, evaluate
+from shoot_pontoon_env.solver.headsup.best_punter import ResponsePunter, punter_response
+from shoot_pontoon_env.solver.headsup.best_response import exploitability, pair_value, two_hand_rules
+from shoot_pontoon_env.solver.headsup.game_banker import banker_space
+from shoot_pontoon_env.solver.headsup.game_punter import PunterRows, check_rules, punter_rows, strategy_policy
+from shoot_pontoon_env.players.policy import Policy
+from shoot_pontoon_env.players.strategies import make_strategy
 
 SHOOT = get_rules("shoot")
 TWO = SHOOT.replace(max_split_hands=2)
@@ -54,7 +55,7 @@ def tips_best(tips_rows: PunterRows) -> BankerResult:
     return evaluate(tips_rows, banker_space(SHOOT))
 
 
-def engine_results(banker: Strategy, punter: Strategy, rules, deals: int, seed: int) -> np.ndarray:
+def engine_results(banker: Policy, punter: Policy, rules, deals: int, seed: int) -> np.ndarray:
     """The punter's net chips per unit of initial stake in each of ``deals`` heads-up engine deals."""
     rng = np.random.default_rng(seed)
     table = Table(rules, 2, rng=np.random.default_rng(rng.integers(2**63)), starting_chips=0)
@@ -84,7 +85,7 @@ def test_best_response_value_matches_a_million_engine_deals(tips_best: BankerRes
     assert abs(z_score(results, tips_best.value)) < 3, (results.mean(), tips_best.value)
 
 
-def paired_gain(banker_a: Strategy, banker_b: Strategy, punter: Strategy, rules_a, rules_b, deals: int,
+def paired_gain(banker_a: Policy, banker_b: Policy, punter: Policy, rules_a, rules_b, deals: int,
                 seed: int) -> tuple[float, float]:
     """Mean and standard error of the punter's net under (banker_a, rules_a) minus under (banker_b,
     rules_b), deal by deal on the same shuffles (the punter plays before the banker, so the deals
@@ -96,7 +97,7 @@ def paired_gain(banker_a: Strategy, banker_b: Strategy, punter: Strategy, rules_
     return float(diff.mean()), float(diff.std(ddof=1) / np.sqrt(deals))
 
 
-def check_paired(punter: Strategy, banker: Strategy, rules, deals: int, seed: int) -> None:
+def check_paired(punter: Policy, banker: Policy, rules, deals: int, seed: int) -> None:
     """The best response to ``punter`` and ``banker`` on the same shuffles at ``rules`` (at most two
     hands a box, so the model is exact): the engine's mean difference is the model's exact one within
     3 SE, and below zero by more than 3 SE."""
@@ -151,7 +152,7 @@ def test_game_code_agrees_with_the_solver(banker: str, changes: dict) -> None:
     assert value == pytest.approx(solution.expected_return, abs=1e-12)
 
 
-def banker_draws(banker: Strategy, rules):
+def banker_draws(banker: Policy, rules):
     space = banker_space(rules)
     return lambda obs, live: observation_draws(banker, rules, obs, live, space)
 

@@ -24,10 +24,10 @@ from evaluate.__main__ import optimal_value
 from shoot_pontoon_env.engine import Table
 from shoot_pontoon_env.models.player import solver_player
 from shoot_pontoon_env.rules import MAX_DECKS, MAX_DRAWS, MAX_STAKE_MULTIPLE, SHOOT, SHOOT_BET_POINTS, Rules
-from shoot_pontoon_env.session import play_deal
+from shoot_pontoon_env.players.session import play_deal
 from shoot_pontoon_env.solver import solve
 from shoot_pontoon_env.solver.space import build_flags, stake_limit
-from shoot_pontoon_env.strategies import StandOnBanker
+from shoot_pontoon_env.players.strategies import StandOnBanker
 from tests.engine.test_engine_properties import fits, rule_sets
 from tests.hang_guard import HANG_GUARD_S
 

@@ -1,4 +1,4 @@
-"""The heads-up equilibrium (``solver/equilibrium.py``, ``cfr.py``, ``equilibrium_lp.py``): checks
+"""The heads-up equilibrium (``solver/headsup/equilibrium.py``, ``cfr.py``, ``equilibrium_lp.py``): checks
 that can fail.
 
 - The small game (the reduced game without buys): the LP of cutting planes (an optimiser independent
@@ -34,15 +34,15 @@ from agents.equilibrium import EquilibriumAgent
 from shoot_pontoon_env.actions import ActionKind
 from shoot_pontoon_env.cli import run
 from shoot_pontoon_env.engine import Table
-from shoot_pontoon_env.envs.encoding import decode_view
+from shoot_pontoon_env.seat.encoding import decode_view
 from shoot_pontoon_env.rules import get_rules
-from shoot_pontoon_env.session import play_deal
+from shoot_pontoon_env.players.session import play_deal
 from shoot_pontoon_env.solver.__main__ import main
-from shoot_pontoon_env.solver.cfr import Solver
-from shoot_pontoon_env.solver.equilibrium import Equilibrium, Measured, measure, measure_pair, solve_equilibrium
-from shoot_pontoon_env.strategies import make_strategy
-from shoot_pontoon_env.solver.equilibrium_game import build_game, equilibrium_rules
-from shoot_pontoon_env.solver.game_punter import observation_of, value_index
+from shoot_pontoon_env.solver.headsup.cfr import Solver
+from shoot_pontoon_env.solver.headsup.equilibrium import Equilibrium, Measured, measure, measure_pair, solve_equilibrium
+from shoot_pontoon_env.players.strategies import make_strategy
+from shoot_pontoon_env.solver.headsup.equilibrium_game import build_game, equilibrium_rules
+from shoot_pontoon_env.solver.headsup.game_punter import observation_of, value_index
 
 FULL = equilibrium_rules("shoot")
 SMALL = FULL.replace(max_buys=0, name="shoot-equilibrium-no-buys")
@@ -108,7 +108,7 @@ def test_pairs_with_the_equilibrium_are_measured_by_the_same_code(perfect) -> No
 
 def test_lp_agrees_with_the_equilibrium_value(perfect) -> None:
     pytest.importorskip("scipy")
-    from shoot_pontoon_env.solver.equilibrium_lp import solve_lp
+    from shoot_pontoon_env.solver.headsup.equilibrium_lp import solve_lp
 
     _, m = perfect
     lp = solve_lp(build_game(SMALL, perfect_recall=True), tolerance=1e-7)

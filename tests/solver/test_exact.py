@@ -8,7 +8,7 @@ import pytest
 from shoot_pontoon_env.rules import CASINO, PLAYTECH, SHOOT
 from shoot_pontoon_env.solver import solve
 from shoot_pontoon_env.solver.deck import Deck
-from shoot_pontoon_env.solver.solve import node_index, split_plan
+from shoot_pontoon_env.solver.solution import node_index, split_plan
 from shoot_pontoon_env.solver.space import DOUBLE
 from shoot_pontoon_env.solver.split import split_counts
 

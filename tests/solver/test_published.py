@@ -7,7 +7,7 @@ import pytest
 
 from shoot_pontoon_env.rules import PLAYTECH
 from shoot_pontoon_env.solver import solve
-from shoot_pontoon_env.solver.solve import INITIAL_FLAG, peek_results
+from shoot_pontoon_env.solver.solution import INITIAL_FLAG, peek_results
 from shoot_pontoon_env.solver.space import LEVELS
 from shoot_pontoon_env.solver.table import cell_actions
 

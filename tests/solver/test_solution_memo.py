@@ -12,7 +12,7 @@ import pytest
 from shoot_pontoon_env.models.player import solver_player
 from shoot_pontoon_env.rules import CASINO, MAX_DECKS, SHOOT
 from shoot_pontoon_env.solver import memo, solve
-from shoot_pontoon_env.strategies import StandOnBanker
+from shoot_pontoon_env.players.strategies import StandOnBanker
 
 SOLVE = importlib.import_module("shoot_pontoon_env.solver.solve")
 """The module (the package exports the function by the same name)."""

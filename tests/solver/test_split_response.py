@@ -1,4 +1,4 @@
-"""The punter's best response with splits (``solver/best_punter.py``, ``solver/split_response.py``):
+"""The punter's best response with splits (``solver/headsup/best_punter.py``, ``solver/headsup/split_response.py``):
 checks that can fail.
 
 - Against bankers that draw on their own cards (``stand17``, ``dealer``) it is the solver's optimum
@@ -42,16 +42,16 @@ from shoot_pontoon_env.cards import best_total
 from shoot_pontoon_env.engine.table import Phase
 from shoot_pontoon_env.rules import Rules, get_rules
 from shoot_pontoon_env.seat.encoding import ObservationEncoder
-from shoot_pontoon_env.session import heads_up_results
+from shoot_pontoon_env.players.session import heads_up_results
 from shoot_pontoon_env.solver import solve
-from shoot_pontoon_env.solver.banker_views import (
+from shoot_pontoon_env.solver.headsup.banker_views import (
     SplitModelBanker,
     banker_view,
     observation_draws,
     split_box_views,
 )
-from shoot_pontoon_env.solver.best_punter import PunterResponse, ResponsePunter
-from shoot_pontoon_env.solver.best_response import (
+from shoot_pontoon_env.solver.headsup.best_punter import PunterResponse, ResponsePunter
+from shoot_pontoon_env.solver.headsup.best_response import (
     KEPT_RESPONSES,
     PUNTER_RESPONSES,
     kept_response,
@@ -60,8 +60,8 @@ from shoot_pontoon_env.solver.best_response import (
     punter_response_to,
     two_hand_rules,
 )
-from shoot_pontoon_env.solver.game_banker import JointChance, banker_space
-from shoot_pontoon_env.solver.game_punter import (
+from shoot_pontoon_env.solver.headsup.game_banker import JointChance, banker_space
+from shoot_pontoon_env.solver.headsup.game_punter import (
     STARTING_CHIPS,
     PunterRows,
     hand_key,
@@ -71,7 +71,8 @@ from shoot_pontoon_env.solver.game_punter import (
     value_index,
 )
 from shoot_pontoon_env.solver.solution import Solution
-from shoot_pontoon_env.strategies import ShootAwareBanker, Strategy, make_strategy
+from shoot_pontoon_env.players.policy import Policy
+from shoot_pontoon_env.players.strategies import ShootAwareBanker, make_strategy
 
 SHOOT = get_rules("shoot")
 SMALL = SHOOT.replace(max_split_hands=2, max_stake_multiple=2)
@@ -164,7 +165,7 @@ def test_each_split_is_worth_the_solvers_split_plan(once) -> None:
 
 
 @pytest.fixture(scope="module")
-def split_shy() -> tuple[Strategy, PunterResponse]:
+def split_shy() -> tuple[Policy, PunterResponse]:
     banker = SplitShyBanker()
     return banker, punter_response_to(banker, SMALL)
 
@@ -184,7 +185,7 @@ def small_punters() -> dict[str, PunterRows]:
     return punters(SMALL)
 
 
-def check_best(banker: Strategy, best: PunterResponse, rules: Rules, players: dict[str, PunterRows]
+def check_best(banker: Policy, best: PunterResponse, rules: Rules, players: dict[str, PunterRows]
                ) -> dict[str, float]:
     """The best response is worth at least the best response without splits (its tree with the split
     branch left out) and every rule-based punter's value; returns those values."""
@@ -225,7 +226,7 @@ def test_the_engine_pays_the_response_its_value(split_shy) -> None:
     assert punter.splits > 300, punter.splits
 
 
-class SplitEverything(Strategy):
+class SplitEverything(Policy):
     """Splits every pair it may, then sticks where it may (else twists)."""
 
     def punter_play(self, view, rng):
@@ -236,7 +237,7 @@ class SplitEverything(Strategy):
         return Action(ActionKind.TWIST)
 
 
-class SplitViewCheck(Strategy):
+class SplitViewCheck(Policy):
     """A ``stand17`` banker that tallies the split boxes the engine shows it (each hand as the banker
     reads it, ``game_punter.hand_key``, at its first decision), and compares, where the engine shows it
     a split box of two hands stuck on their two face-down cards at the original stake, the model's
@@ -271,7 +272,7 @@ def test_the_model_shows_a_split_box_as_the_engine_shows_its_commonest() -> None
     assert count > 2 * second, banker.boxes.most_common(3)  # measured: 83 of 270 split boxes, the next 9
 
 
-class OrderReader(Strategy):
+class OrderReader(Policy):
     """A banker that reads the order of its cards, as a network may: facing a split box it stands on
     13 if its first card is higher than its last, else on 17; elsewhere it stands on 17."""
 
@@ -287,7 +288,7 @@ class AnswerLog(SplitModelBanker):
     """A :class:`SplitModelBanker` that records each answer at a split box: (the split box's
     observation, the banker's card values in ascending order, whether it drew)."""
 
-    def __init__(self, banker: Strategy) -> None:
+    def __init__(self, banker: Policy) -> None:
         super().__init__(banker)
         self.answers: list[tuple] = []
 
@@ -331,9 +332,9 @@ def test_kept_punter_responses_are_bounded() -> None:
     """One response per banker object across calls, but no more than ``KEPT_RESPONSES`` bankers'
     (a caller that asks about a new banker each generation does not accumulate them)."""
     solutions: dict = {}
-    made: list[Strategy] = []
+    made: list[Policy] = []
 
-    def solve_for(banker: Strategy) -> Callable[[], PunterResponse]:
+    def solve_for(banker: Policy) -> Callable[[], PunterResponse]:
         def solve_it() -> PunterResponse:
             made.append(banker)
             return PunterResponse(float(len(made)), 2, 0, 0, 0.0, {})

@@ -13,7 +13,7 @@ from shoot_pontoon_env.rules import PRESETS, SHOOT
 from shoot_pontoon_env.solver import solve
 from shoot_pontoon_env.solver.solve import node_index
 from shoot_pontoon_env.solver.validate import estimate
-from shoot_pontoon_env.strategies import StandOnBanker
+from shoot_pontoon_env.players.strategies import StandOnBanker
 from tests.hang_guard import HANG_GUARD_S
 
 ALL_POINTS = ("before_deal", "before_second_card", "before_fourth_card")

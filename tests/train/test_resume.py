@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import yaml
 
-from agents.safe_load import plain_data
+from shoot_pontoon_env.models.safe_load import plain_data
 from shoot_pontoon_env.cli import run
 from tests.hang_guard import HANG_GUARD_S
 from train.__main__ import main

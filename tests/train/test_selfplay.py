@@ -12,8 +12,8 @@ import pytest
 import shoot_pontoon_env.envs  # noqa: F401
 from agents.base import EnvContext
 from agents.trained import TrainedAgent
-from shoot_pontoon_env.envs.features import compact_observation
-from shoot_pontoon_env.strategies import StandOnBanker, TipsPunter
+from shoot_pontoon_env.seat.features import compact_observation
+from shoot_pontoon_env.players.strategies import StandOnBanker, TipsPunter
 from tests.hang_guard import HANG_GUARD_S
 from train.league import FrozenPolicy, LeagueOpponents, Pool
 from train.selfplay import SelfPlay, load_selfplay_config, main

@@ -17,9 +17,9 @@ import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
 from shoot_pontoon_env.engine import table as table_module
 from shoot_pontoon_env.engine.view import SeatView
 from shoot_pontoon_env.shoe import Shoe
-from shoot_pontoon_env.strategies import Strategy
+from shoot_pontoon_env.players.policy import Policy
 from shoot_pontoon_env.vector import kernel
-from shoot_pontoon_env.vector.engine import TableBatch
+from shoot_pontoon_env.vector.tables import TableBatch
 from shoot_pontoon_env.vector.layout import AP_NONE
 from shoot_pontoon_env.vector.policy import NO_POLICY, BatchPlayer
 from shoot_pontoon_env.vector.readout import batch_facts, batch_hands, batch_seat_view
@@ -48,7 +48,7 @@ class Differential:
     """Shoe orders a table can queue: the shuffles of the deals one step can pass."""
 
     def __init__(self, env_id: str, kwargs: dict[str, Any], num_tables: int, seed: int,
-                 illegal_rate: float = 0.02, agent: Strategy | None = None) -> None:
+                 illegal_rate: float = 0.02, agent: Policy | None = None) -> None:
         self.envs = [gym.make(env_id, **kwargs, engine="table").unwrapped for _ in range(num_tables)]
         self.agent = agent
         player = BatchPlayer.of_strategy(agent, self.envs[0].rules) if agent is not None else None
@@ -166,7 +166,7 @@ def views_equal(a: SeatView, b: SeatView) -> bool:
 
 
 def run_differential(env_id: str, kwargs: dict[str, Any], *, tables: int, seed: int, steps: int | None = None,
-                     episodes: int | None = None, agent: Strategy | None = None) -> Differential:
+                     episodes: int | None = None, agent: Policy | None = None) -> Differential:
     """Play ``steps`` steps, or ``episodes`` episodes, at ``tables`` tables (episodes reset as they end)
     and compare every step."""
     original = table_module.Shoe

@@ -9,7 +9,7 @@ import gymnasium as gym
 import pytest
 
 import shoot_pontoon_env.envs  # noqa: F401
-from shoot_pontoon_env.vector.env import PontoonVectorEnv
+from shoot_pontoon_env.envs.vector_env import PontoonVectorEnv
 
 BAD = [
     ("ShootPontoon-v0", {"num_players": 99}, r"num_players = 99: expected an int 2\.\.10"),

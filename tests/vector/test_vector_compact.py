@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
-from shoot_pontoon_env.envs.features import COMPACT_SIZE, compact_observation
+from shoot_pontoon_env.seat.features import COMPACT_SIZE, compact_observation
 
 CONFIGS = [
     ("ShootPontoon-v0", {}),
@@ -69,7 +69,7 @@ def test_the_tabulated_chip_features_are_the_numpy_features(unit):
     must be what features.compact_observation makes of the flat row's chips."""
     from shoot_pontoon_env.seat import encoding as enc
     from shoot_pontoon_env.seat import features as feat
-    from shoot_pontoon_env.vector.engine import chip_features
+    from shoot_pontoon_env.vector.tables import chip_features
 
     table = chip_features(unit)
     rows = np.zeros((len(table), enc.HANDS_START), dtype=np.float32)

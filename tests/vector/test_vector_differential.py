@@ -15,7 +15,7 @@ from shoot_pontoon_env.engine.table import Table
 from shoot_pontoon_env.rules import (
     BANKER_FIVE_CARD_KINDS, CASINO, DRAW_ON_21_KINDS, PLAYTECH, SHOOT, SHOOT_BET_POINTS, Rules, RulesError,
 )
-from shoot_pontoon_env.strategies import DealerRulesBanker, ShootAwareBanker, ThresholdPunter, TipsPunter
+from shoot_pontoon_env.players.strategies import DealerRulesBanker, ShootAwareBanker, ThresholdPunter, TipsPunter
 
 PRESET_CONFIGS = [
     ("ShootPontoon-v0", {}),
@@ -175,7 +175,7 @@ def test_the_kernel_plays_an_agent_seat_as_the_strategy_does_on_the_real_view(en
 
     from shoot_pontoon_env.solver import solve
     from shoot_pontoon_env.solver.player import OptimalPunter
-    from shoot_pontoon_env.strategies import make_strategy
+    from shoot_pontoon_env.players.strategies import make_strategy
 
     if name in ("optimal", "basic"):
         rules = gym.make(env_id, **kwargs).unwrapped.rules

@@ -14,8 +14,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
 from shoot_pontoon_env.actions import IllegalActionError
 from shoot_pontoon_env.envs import ENV_IDS
-from shoot_pontoon_env.strategies import ThresholdPunter
-from shoot_pontoon_env.vector.env import ShootPontoonBankerVectorEnv, ShootPontoonVectorEnv
+from shoot_pontoon_env.players.strategies import ThresholdPunter
+from shoot_pontoon_env.envs.vector_env import ShootPontoonBankerVectorEnv, ShootPontoonVectorEnv
 
 MODES = list(AutoresetMode)
 
@@ -187,8 +187,8 @@ def test_the_sb3_adapter_trains_maskable_ppo_and_reports_episodes():
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecEnv
 
-    from shoot_pontoon_env.envs.features import COMPACT_SIZE, compact_observation
-    from shoot_pontoon_env.vector.sb3 import PontoonVecEnv
+    from shoot_pontoon_env.seat.features import COMPACT_SIZE, compact_observation
+    from shoot_pontoon_env.envs.sb3 import PontoonVecEnv
 
     venv = gym.make_vec("ShootPontoon-Playtech-v0", num_envs=32, autoreset_mode=AutoresetMode.SAME_STEP,
                         num_players=2, stake_levels=[1])

@@ -18,8 +18,7 @@ that ``game_punter`` states (one observation for every split box of a stake and 
 resplits).
 
 The banker's decisions when it is a given player (rule-based or trained), and the views it is asked
-through: ``banker_views`` (``banker_view``, ``observation_draws`` and ``strategy_draws`` are
-importable from here as before).
+through: ``banker_views``.
 """
 
 from __future__ import annotations
@@ -30,14 +29,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..actions import Action, ActionKind
-from ..engine.view import SeatView
-from ..strategies import Strategy
+from ...actions import Action, ActionKind
+from ...engine.view import SeatView
+from ...players.policy import Policy
 from .banker_views import (
     Decisions,
-    banker_view,
-    observation_draws,
-    strategy_draws,
 )
 from .game_banker import BankerSpace, JointChance, banker_space
 from .game_punter import Observation, PunterRows, observation_of, value_index
@@ -175,7 +171,7 @@ def parent_hands(space: BankerSpace) -> dict[int, tuple[np.ndarray, np.ndarray]]
     return out
 
 
-class ResponseBanker(Strategy):
+class ResponseBanker(Policy):
     """A banker that plays given decisions (a best response) at an engine table, heads-up: it reads
     its own cards and the punter's hands from its :class:`SeatView`."""
 
@@ -198,6 +194,3 @@ class ResponseBanker(Strategy):
             return Action(ActionKind.TWIST)
         return Action(ActionKind.STICK)
 
-
-__all__ = ["BankerResult", "Decisions", "ResponseBanker", "banker_hand_chances", "banker_view", "evaluate",
-           "observation_draws", "parent_hands", "strategy_draws"]

@@ -9,13 +9,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .engine import Phase, Table
-from .engine.view import seat_view
-from .rules import Rules
-from .strategies import Strategy, make_strategy
+from ..engine import Phase, Table
+from ..engine.view import seat_view
+from ..rules import Rules
+from .policy import Policy
+from .strategies import make_strategy
 
 
-def play_until(table: Table, players: Sequence[Strategy], rng: np.random.Generator,
+def play_until(table: Table, players: Sequence[Policy], rng: np.random.Generator,
                stop: Callable[[Table], bool]) -> None:
     """Let the seats' strategies act until ``stop(table)`` is true or no decision is pending."""
     while table.to_act is not None and not stop(table):
@@ -23,18 +24,18 @@ def play_until(table: Table, players: Sequence[Strategy], rng: np.random.Generat
         table.apply(players[seat].act(seat_view(table, seat), rng))
 
 
-def play_deal(table: Table, players: Sequence[Strategy], rng: np.random.Generator) -> None:
+def play_deal(table: Table, players: Sequence[Policy], rng: np.random.Generator) -> None:
     """One whole deal, from the stakes to the banker's decision about the bank."""
     if table.phase == Phase.DEAL_OVER:
         table.start_deal()
     play_until(table, players, rng, lambda t: False)
 
 
-def heads_up_results(banker: Strategy, punter: Strategy, rules: Rules | str, deals: int, seed: int,
+def heads_up_results(banker: Policy, punter: Policy, rules: Rules | str, deals: int, seed: int,
                      starting_chips: int = 1000) -> np.ndarray:
     """The punter's net chips per unit of initial stake in each of ``deals`` heads-up deals, each at
     a new table of ``starting_chips`` a seat, seat 0 banking: every deal starts as the heads-up
-    solver's views show it (``solver.game_punter.STARTING_CHIPS``), so a trained player meets the
+    solver's views show it (``solver.headsup.game_punter.STARTING_CHIPS``), so a trained player meets the
     Table as the solver asks it."""
     rng = np.random.default_rng(seed)
     out = np.empty(deals)
@@ -58,7 +59,7 @@ class SessionResult:
     """The Shoot after each deal."""
 
 
-def run_session(rules: Rules | str, players: Sequence[Strategy | str], deals: int, seed: int | None = None,
+def run_session(rules: Rules | str, players: Sequence[Policy | str], deals: int, seed: int | None = None,
                 starting_chips: int = 1000) -> SessionResult:
     """Play ``deals`` deals at a table of ``len(players)`` seats; seat 0 holds the first bank."""
     strategies = [make_strategy(p) for p in players]

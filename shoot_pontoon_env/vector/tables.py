@@ -17,7 +17,7 @@ from gymnasium.utils import seeding
 
 from ..actions import ActionKind
 from ..seat.config import SeatConfig
-from ..strategies import Strategy
+from ..players.policy import Policy
 from ..seat.encoding import BANKER_RANKS, CHIP_BOUND, hand_slots
 from ..seat.features import CHIP_LOG_SCALE, COMPACT_SIZE
 from ..solver.player import OptimalPunter
@@ -143,7 +143,7 @@ class KernelNetwork(NamedTuple):
     """The starting chips of the player's encoder (its balance is read from them)."""
 
 
-def kernel_network(argument: str, player: Strategy, config: SeatConfig) -> KernelNetwork | None:
+def kernel_network(argument: str, player: Policy, config: SeatConfig) -> KernelNetwork | None:
     """The network a table player plays by, where it is a ``PolicyPlayer`` the kernel can play (its
     ``kernel_network()``: an ``ActorArrays`` actor and the observation it reads); None for a player
     that is no PolicyPlayer. A PolicyPlayer the kernel cannot play is refused (an
@@ -189,7 +189,7 @@ def kernel_network(argument: str, player: Strategy, config: SeatConfig) -> Kerne
                          int(encoder.starting_chips))
 
 
-def player_code(argument: str, player: Strategy, solver_players: bool,
+def player_code(argument: str, player: Policy, solver_players: bool,
                 config: SeatConfig | None = None) -> tuple[int, list[int], list[float]]:
     """``layout.strategy_code``, or S_OPTIMAL for the solver's policy, or S_NETWORK for a trained
     network, where the batch plays them (``solver_players``: a whole table, whose kernel reads them
@@ -208,14 +208,14 @@ def player_code(argument: str, player: Strategy, solver_players: bool,
                 "rule-based or solver player a seat); give that seat one of them for both roles")
         return by_rule[0] if by_rule else coded[0]
     if solver_players and type(player) is OptimalPunter:
-        _, ints, floats = strategy_code(argument, Strategy())
+        _, ints, floats = strategy_code(argument, Policy())
         return S_OPTIMAL, ints, floats
     network = kernel_network(argument, player, config) if config is not None else None
     if network is not None:
         if not solver_players:
             raise UnbatchableStrategy(f"{argument} = {getattr(player, 'name', player)!r}: the batched engine "
                                       "plays a trained network only at a whole table (multiagent.batched_env)")
-        _, ints, floats = strategy_code(argument, Strategy())
+        _, ints, floats = strategy_code(argument, Policy())
         entries = network.action_table.entries
         ints[SI_A] = max((e.amount for e in entries if e.kind == ActionKind.SHOOT_BET), default=0)
         return S_NETWORK, ints, floats
@@ -309,7 +309,7 @@ def solver_players_policy(config: SeatConfig) -> np.ndarray:
 
 
 def batch_config(config: SeatConfig, layout: Layout, feed_capacity: int,
-                 autopilot: tuple[int, Strategy | None] = (AP_NONE, None), blind: bool = False,
+                 autopilot: tuple[int, Policy | None] = (AP_NONE, None), blind: bool = False,
                  solver_players: bool = False) -> Config:
     """The kernel's Config of a seat's episode (an error about a player the batch cannot play names
     the argument that gave it, ``config.player_arguments``). ``autopilot``: how
@@ -385,7 +385,7 @@ class TableBatch:
     given to :meth:`feed` instead of drawing one from the Generator.
     """
 
-    def __init__(self, config: SeatConfig, num_tables: int, *, feed_capacity: int = 0, autopilot: tuple[int, Strategy | None] = (AP_NONE, None),
+    def __init__(self, config: SeatConfig, num_tables: int, *, feed_capacity: int = 0, autopilot: tuple[int, Policy | None] = (AP_NONE, None),
                  policy: np.ndarray = NO_POLICY, blind: bool = False, solver_players: bool = False) -> None:
         if isinstance(num_tables, bool) or not isinstance(num_tables, (int, np.integer)) or not (
                 1 <= num_tables <= MAX_TABLES):

@@ -24,15 +24,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..actions import Action
-from ..rules import Rules, get_rules
+from ...actions import Action
+from ...rules import Rules, get_rules
 from .best_banker import banker_hand_chances, parent_hands
-from .dealer import NUM_OUTCOMES, PONTOON
+from ..dealer import NUM_OUTCOMES, PONTOON
 from .game_banker import BankerSpace, JointChance, banker_space
 from .game_punter import HandKey, Observation, check_rules
-from .payoff import payoff_matrices, punter_class
+from ..payoff import payoff_matrices, punter_class
 from .punter_tree import PunterTree, counts_total, hand_counts
-from .space import ACE, NUM_VALUES, TEN
+from ..space import ACE, NUM_VALUES, TEN
 
 
 def equilibrium_rules(rules: Rules | str = "shoot") -> Rules:

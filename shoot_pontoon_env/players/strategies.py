@@ -13,88 +13,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .actions import Action, ActionKind, LegalMove
-from .cards import best_total, value_of
-from .engine.view import SeatView
+from ..actions import Action, ActionKind
+from ..cards import best_total, value_of
+from ..engine.view import SeatView
+from .policy import Policy, banker_total, has_move, move_of, nearest_amount, stick_or_draw
 
 
-def _move(view: SeatView, kind: ActionKind) -> LegalMove | None:
-    return next((m for m in view.legal if m.kind == kind), None)
-
-
-def _has(view: SeatView, kind: ActionKind) -> bool:
-    return _move(view, kind) is not None
-
-
-def _amount(view: SeatView, kind: ActionKind, wanted: int) -> Action:
-    """The legal amount of ``kind`` nearest to ``wanted``."""
-    moves = [m for m in view.legal if m.kind == kind]
-    best = min((min(max(wanted, m.low), m.high) for m in moves), key=lambda a: abs(a - wanted))
-    return Action(kind, best)
-
-
-def _stick_or_draw(view: SeatView, stick: bool) -> Action:
-    """Stick if asked and allowed; otherwise twist, or buy the least when twisting is not allowed."""
-    if stick and _has(view, ActionKind.STICK):
-        return Action(ActionKind.STICK)
-    if _has(view, ActionKind.TWIST):
-        return Action(ActionKind.TWIST)
-    if _has(view, ActionKind.BUY):
-        return _amount(view, ActionKind.BUY, 0)
-    return Action(ActionKind.STICK)
-
-
-class Strategy:
-    """Base class: ``act(view, rng)`` returns a legal :class:`Action` for the seat to act.
-
-    A seat keeps its strategy when the bank moves, so every strategy plays both roles: a punter
-    strategy banks by standing on 17, a banker strategy punts by sticking on 17, unless they
-    override the other role too.
-    """
-
-    name = "strategy"
-
-    def act(self, view: SeatView, rng: np.random.Generator) -> Action:
-        if not view.legal:
-            raise ValueError(f"{self.name}: seat {view.seat} has no decision pending")
-        kinds = {m.kind for m in view.legal}
-        if ActionKind.STAKE in kinds:
-            return self.stake(view, rng)
-        if ActionKind.SHOOT_BET in kinds:
-            return self.shoot_bet(view, rng)
-        if ActionKind.KEEP_BANK in kinds:
-            return self.bank(view, rng)
-        if view.is_banker:
-            return self.banker_play(view, rng)
-        return self.punter_play(view, rng)
-
-    def stake(self, view: SeatView, rng: np.random.Generator) -> Action:
-        """One box at the minimum stake."""
-        if any(m.low == 0 for m in view.legal):
-            return Action(ActionKind.STAKE, 0)
-        return Action(ActionKind.STAKE, view.rules.min_stake)
-
-    def shoot_bet(self, view: SeatView, rng: np.random.Generator) -> Action:
-        return Action(ActionKind.SHOOT_BET, 0)
-
-    def bank(self, view: SeatView, rng: np.random.Generator) -> Action:
-        return Action(ActionKind.KEEP_BANK)
-
-    def punter_play(self, view: SeatView, rng: np.random.Generator) -> Action:
-        """Default for a seat that is not the banker: stick on 17 or more."""
-        hand = view.current_hand
-        assert hand is not None
-        return _stick_or_draw(view, hand.total >= 17)
-
-    def banker_play(self, view: SeatView, rng: np.random.Generator) -> Action:
-        """Default when the bank reaches this seat: stand on 17 or more."""
-        return _stick_or_draw(view, _banker_total(view) >= 17)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
-
-
-class RandomPlayer(Strategy):
+class RandomPlayer(Policy):
     """Uniform over legal kinds, then uniform over the allowed amounts (any seat). Shoot bets are
     drawn up to the maximum main stake, so that a random table does not bet the Shoot to infinity."""
 
@@ -109,7 +34,7 @@ class RandomPlayer(Strategy):
 
 
 @dataclass(repr=True)
-class ThresholdPunter(Strategy):
+class ThresholdPunter(Policy):
     """Minimum stake, no Shoot bets, stick on ``stick_on`` or more, otherwise twist."""
 
     stick_on: int = 17
@@ -118,12 +43,12 @@ class ThresholdPunter(Strategy):
     def punter_play(self, view: SeatView, rng: np.random.Generator) -> Action:
         hand = view.current_hand
         assert hand is not None
-        return _stick_or_draw(view, hand.total >= self.stick_on)
+        return stick_or_draw(view, hand.total >= self.stick_on)
 
 
 @dataclass(repr=True)
-class TipsPunter(Strategy):
-    """The seed's Tips and Strategy, made concrete (see docs/RULES.md, 'Table players').
+class TipsPunter(Policy):
+    """The seed's Tips and Policy, made concrete (see docs/RULES.md, 'Table players').
 
     Shoot bets: a bet of ``big_shoot_bet`` stakes on 18+ in the first two cards (at the
     before-second/fourth-card points: a high first card, or a low three-card total chasing a
@@ -150,22 +75,22 @@ class TipsPunter(Strategy):
                 wanted = self.big_shoot_bet * unit
         if large:
             wanted = max(wanted, unit)
-        return _amount(view, ActionKind.SHOOT_BET, wanted)
+        return nearest_amount(view, ActionKind.SHOOT_BET, wanted)
 
     def punter_play(self, view: SeatView, rng: np.random.Generator) -> Action:
         hand = view.current_hand
         assert hand is not None
         total, cards = hand.total, len(hand.cards)
-        if _has(view, ActionKind.SPLIT) and self._wants_split(view, hand.cards):
+        if has_move(view, ActionKind.SPLIT) and self._wants_split(view, hand.cards):
             return Action(ActionKind.SPLIT)
         if cards == 4 and total <= 11 and not hand.soft:
-            return _stick_or_draw(view, stick=False)
+            return stick_or_draw(view, stick=False)
         if total >= 17:
-            return _stick_or_draw(view, stick=True)
-        buy = _move(view, ActionKind.BUY)
+            return stick_or_draw(view, stick=True)
+        buy = move_of(view, ActionKind.BUY)
         if buy is not None and (total <= 11 or total >= 16):
             return Action(ActionKind.BUY, buy.high if total <= 11 else buy.low)
-        return _stick_or_draw(view, stick=False)
+        return stick_or_draw(view, stick=False)
 
     @staticmethod
     def _wants_split(view: SeatView, cards: tuple[int, ...]) -> bool:
@@ -179,19 +104,19 @@ class TipsPunter(Strategy):
 
 
 @dataclass(repr=True)
-class StandOnBanker(Strategy):
+class StandOnBanker(Policy):
     """A banker who draws to ``stand_on`` and sticks there (ties win), never selling the bank."""
 
     stand_on: int = 17
     name = "stand17"
 
     def banker_play(self, view: SeatView, rng: np.random.Generator) -> Action:
-        total = _banker_total(view)
-        return _stick_or_draw(view, total >= self.stand_on)
+        total = banker_total(view)
+        return stick_or_draw(view, total >= self.stand_on)
 
 
 @dataclass(repr=True)
-class DealerRulesBanker(Strategy):
+class DealerRulesBanker(Policy):
     """The casino dealer's fixed drawing rule, for a freely drawing banker seat."""
 
     stands_on: int = 17
@@ -201,11 +126,11 @@ class DealerRulesBanker(Strategy):
     def banker_play(self, view: SeatView, rng: np.random.Generator) -> Action:
         total, soft = best_total(view.banker_cards)
         hit = total < self.stands_on or (total == 17 and soft and self.hits_soft_17)
-        return _stick_or_draw(view, not hit)
+        return stick_or_draw(view, not hit)
 
 
 @dataclass(repr=True)
-class ShootAwareBanker(Strategy):
+class ShootAwareBanker(Policy):
     """The seed's banker tips: stand on 17 and let ties work; with much Shoot money riding on the
     surviving hands, stand on weaker totals and let punters bust; stop drawing once no surviving
     hand can beat the banker; sell the bank once the Shoot has grown to ``sell_at`` times the
@@ -218,7 +143,7 @@ class ShootAwareBanker(Strategy):
     name = "shoot_aware"
 
     def banker_play(self, view: SeatView, rng: np.random.Generator) -> Action:
-        total = _banker_total(view)
+        total = banker_total(view)
         live = [h for h in view.hands if not h.settled]
         at_risk = sum(h.shoot_bet for h in live)
         threshold = self.stand_on
@@ -226,8 +151,8 @@ class ShootAwareBanker(Strategy):
             threshold = self.cautious_stand_on
         visible_best = max((h.total for h in live if h.hidden_cards == 0), default=0)
         if live and all(h.hidden_cards == 0 for h in live) and total >= visible_best and total >= 15:
-            return _stick_or_draw(view, True)
-        return _stick_or_draw(view, total >= threshold)
+            return stick_or_draw(view, True)
+        return stick_or_draw(view, total >= threshold)
 
     def bank(self, view: SeatView, rng: np.random.Generator) -> Action:
         if view.shoot + view.reserve >= self.sell_at * view.rules.initial_shoot:
@@ -235,11 +160,7 @@ class ShootAwareBanker(Strategy):
         return Action(ActionKind.KEEP_BANK)
 
 
-def _banker_total(view: SeatView) -> int:
-    return best_total(view.banker_cards)[0]
-
-
-STRATEGIES: dict[str, Callable[[], Strategy]] = {
+STRATEGIES: dict[str, Callable[[], Policy]] = {
     "random": RandomPlayer,
     "threshold": ThresholdPunter,
     "tips": TipsPunter,
@@ -259,9 +180,9 @@ def is_strategy_name(name: str) -> bool:
     return name in STRATEGIES or THRESHOLD_NAME.fullmatch(name) is not None
 
 
-def make_strategy(spec: str | Strategy) -> Strategy:
+def make_strategy(spec: str | Policy) -> Policy:
     """A strategy by name (``STRATEGIES``, or ``thresholdN``: stick on N or more) or the given object."""
-    if isinstance(spec, Strategy):
+    if isinstance(spec, Policy):
         return spec
     if spec in STRATEGIES:
         return STRATEGIES[spec]()
@@ -271,4 +192,4 @@ def make_strategy(spec: str | Strategy) -> Strategy:
         strategy.name = spec  # the name it was asked by, as a table or a report shows it
         return strategy
     raise ValueError(f"unknown strategy {spec!r}: expected one of {sorted(STRATEGIES)}, thresholdN or a "
-                     "Strategy")
+                     "Policy")

@@ -28,7 +28,7 @@ import numpy as np
 from .cfr import Solver
 from .equilibrium_game import HeadsUpGame
 from .punter_tree import counts_total
-from .space import NUM_VALUES
+from ..space import NUM_VALUES
 
 
 @dataclass(frozen=True)

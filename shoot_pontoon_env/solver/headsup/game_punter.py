@@ -6,7 +6,7 @@ face down, its stake, buys, twists, and whether it is split, stuck, bust, a Pont
 Trick), every hidden completion of it with its weight. This module plays the punter's box on card
 *values* through a small mirror of the engine's hand flow (``Table._hand_moves``, ``_buy_range``,
 ``_can_split``, ``_after_card``, ``_next_hand``), asking the punter policy at each decision through a
-:class:`SeatView`, so any :class:`Strategy` plays.
+:class:`SeatView`, so any :class:`Policy` plays.
 
 A row is ``(O, K, W)``: ``K`` the value counts of all the punter's cards, ``W[j]`` the punter's net
 chips per unit of initial stake against banker outcome ``j`` (``dealer.NUM_OUTCOMES``), summed over
@@ -53,17 +53,17 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..actions import Action, ActionKind, LegalMove
-from ..cards import CARDS_PER_DECK, HandClass, best_total
-from ..engine.hand import Hand
-from ..engine.settlement import hand_rank
-from ..engine.table import Phase, buy_range
-from ..engine.view import HandView, SeatView, seen_cards
-from ..rules import Rules
-from ..strategies import Strategy
-from .dealer import NUM_OUTCOMES, PONTOON
-from .payoff import payoff_matrices, punter_class
-from .space import NUM_VALUES, TEN
+from ...actions import Action, ActionKind, LegalMove
+from ...cards import CARDS_PER_DECK, HandClass, best_total
+from ...engine.hand import Hand
+from ...engine.settlement import hand_rank
+from ...engine.table import Phase, buy_range
+from ...engine.view import HandView, SeatView, seen_cards
+from ...rules import Rules
+from ...players.policy import Policy
+from ..dealer import NUM_OUTCOMES, PONTOON
+from ..payoff import payoff_matrices, punter_class
+from ..space import NUM_VALUES, TEN
 
 PUNTER_SEAT = 1
 BANKER_SEAT = 0
@@ -104,8 +104,8 @@ Observation = tuple
 """What the banker sees of the punter's box: a tuple of :data:`HandKey`."""
 
 
-def strategy_policy(strategy: Strategy, seed: int = 0) -> PunterPolicy:
-    """A rule-based :class:`Strategy` as a punter policy: the one action it answers (it is asked
+def strategy_policy(strategy: Policy, seed: int = 0) -> PunterPolicy:
+    """A rule-based :class:`Policy` as a punter policy: the one action it answers (it is asked
     with a fixed Generator, so a strategy must not play at random for the result to be exact)."""
 
     def policy(view: SeatView) -> Mapping[Action, float]:

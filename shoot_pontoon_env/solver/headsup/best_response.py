@@ -68,11 +68,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from ..rules import Rules, get_rules
-from ..strategies import Strategy, is_strategy_name, make_strategy
-from .best_banker import BankerResult, ResponseBanker, evaluate, observation_draws, strategy_draws
+from ...rules import Rules, get_rules
+from ...players.policy import Policy
+from ...players.strategies import is_strategy_name, make_strategy
+from .banker_views import observation_draws, strategy_draws
+from .best_banker import BankerResult, ResponseBanker, evaluate
 from .best_punter import PunterResponse, ResponsePunter, punter_response
-from .dealer import own_cards_only, strategy_rule
+from ..dealer import own_cards_only, strategy_rule
 from .game_banker import banker_space
 from .game_punter import PunterPolicy, PunterRows, check_rules, punter_rows, strategy_policy
 
@@ -108,16 +110,16 @@ bankers, and asks each of them once per punter), bounded for a caller that asks 
 each time and never again (``train.table_exploitability``: one per generation)."""
 
 
-def _draw_signature(banker: Strategy, rules: Rules) -> tuple:
+def _draw_signature(banker: Policy, rules: Rules) -> tuple:
     """A banker that draws on its own cards, as its choice at every hand it can draw at."""
     rule = strategy_rule(banker, rules)
     return tuple(rule.wants_card(v) for lv in banker_space(rules).levels.values()
                  for v, c in zip(lv.values, lv.can_draw) if c)
 
 
-def _solve(rules: Rules, banker: Strategy | None, solutions: Solutions | None):
-    from ..strategies import StandOnBanker
-    from .solve import solve
+def _solve(rules: Rules, banker: Policy | None, solutions: Solutions | None):
+    from ...players.strategies import StandOnBanker
+    from ..solve import solve
 
     if solutions is None:
         return solve(rules, banker=banker)
@@ -131,19 +133,19 @@ def _solve(rules: Rules, banker: Strategy | None, solutions: Solutions | None):
     return solutions[key]
 
 
-def make_player(name: str | Strategy, rules: Rules, solutions: Solutions | None = None) -> Strategy:
+def make_player(name: str | Policy, rules: Rules, solutions: Solutions | None = None) -> Policy:
     """A player by name: a strategy of ``strategies`` (``thresholdN`` too) or ``optimal``: the
     solver's optimum against its default banker (stand on 17), without Shoot bets, which is
     ``models.player.solver_player("optimal", rules)`` wherever that places none (the solver may not
     import ``models``, a layer above it; solved on ``rules`` as given, resplits included, it plays
     here at most two hands a box). ValueError for an unknown name. ``solutions``: solves
     already made (:func:`exploitability` shares them with the punter's best response)."""
-    if isinstance(name, Strategy):
+    if isinstance(name, Policy):
         return name
     if is_strategy_name(name):
         return make_strategy(name)
     if name == "optimal":
-        from .player import OptimalPunter
+        from ..player import OptimalPunter
 
         player = OptimalPunter(_solve(rules, None, solutions))
         player.name = "optimal"
@@ -152,23 +154,23 @@ def make_player(name: str | Strategy, rules: Rules, solutions: Solutions | None 
                      "thresholdN or optimal")
 
 
-def _rows(punter: Strategy | PunterPolicy | PunterRows, rules: Rules) -> PunterRows:
+def _rows(punter: Policy | PunterPolicy | PunterRows, rules: Rules) -> PunterRows:
     if isinstance(punter, PunterRows):
         return punter
-    policy = strategy_policy(punter) if isinstance(punter, Strategy) else punter
+    policy = strategy_policy(punter) if isinstance(punter, Policy) else punter
     return punter_rows(rules, policy)
 
 
-def banker_best_response(punter: Strategy | PunterPolicy | PunterRows, rules: Rules | str = "shoot"
+def banker_best_response(punter: Policy | PunterPolicy | PunterRows, rules: Rules | str = "shoot"
                          ) -> BankerResult:
-    """The banker's exact best response to ``punter`` (a Strategy or a policy of the punter's view):
+    """The banker's exact best response to ``punter`` (a Policy or a policy of the punter's view):
     its value (the punter's, which the banker minimises) and decisions."""
     rules = get_rules(rules)
     rows = _rows(punter, rules)
     return evaluate(rows, banker_space(rules))
 
 
-def pair_value(punter: Strategy | PunterPolicy | PunterRows, banker: Strategy, rules: Rules | str = "shoot"
+def pair_value(punter: Policy | PunterPolicy | PunterRows, banker: Policy, rules: Rules | str = "shoot"
                ) -> BankerResult:
     """The value of ``punter`` against ``banker`` (rule-based or trained), and the banker's decisions."""
     rules = get_rules(rules)
@@ -177,7 +179,7 @@ def pair_value(punter: Strategy | PunterPolicy | PunterRows, banker: Strategy, r
     return evaluate(rows, space, strategy_draws(banker, rows, space))
 
 
-def punter_best_response(banker: Strategy, rules: Rules | str = "shoot",
+def punter_best_response(banker: Policy, rules: Rules | str = "shoot",
                          solutions: Solutions | None = None) -> float:
     """The punter's best value against ``banker`` (a rule-based or trained banker), splits included, in
     the game of the pair value and the banker's best response: at most two hands a box
@@ -189,7 +191,7 @@ def punter_best_response(banker: Strategy, rules: Rules | str = "shoot",
     return punter_response_to(banker, rules, solutions).value
 
 
-def punter_response_to(banker: Strategy, rules: Rules | str = "shoot", solutions: Solutions | None = None
+def punter_response_to(banker: Policy, rules: Rules | str = "shoot", solutions: Solutions | None = None
                        ) -> PunterResponse:
     """The punter's best response (``best_punter``, splits included) to any banker, kept in
     ``solutions`` under the banker (one response per banker across pairs: :func:`kept_response`);
@@ -208,7 +210,7 @@ def punter_response_to(banker: Strategy, rules: Rules | str = "shoot", solutions
     return kept_response(solutions, rules, banker, solve_it)
 
 
-def kept_response(solutions: Solutions, rules: Rules, banker: Strategy,
+def kept_response(solutions: Solutions, rules: Rules, banker: Policy,
                   solve_it: Callable[[], PunterResponse]) -> PunterResponse:
     """The response kept in ``solutions`` for this banker object and rules, else ``solve_it()``, kept
     in place of the least recently asked of more than :data:`KEPT_RESPONSES`. An entry holds its
@@ -320,7 +322,7 @@ class Progress:
 STAGES = 4
 
 
-def exploitability(punter: str | Strategy, banker: str | Strategy, rules: Rules | str = "shoot",
+def exploitability(punter: str | Policy, banker: str | Policy, rules: Rules | str = "shoot",
                    solutions: Solutions | None = None, progress: Progress | None = None) -> Exploitability:
     """Exploitability of the pair (``punter``, ``banker``), both by name or as strategies, in one game
     (at most two hands a box; see the module doc). ``solutions``: solves to share (:func:`make_player`);

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import time
 
-from .cli import Parser, UsageError, int_in, run
-from .engine.table import MAX_PLAYERS, MIN_PLAYERS
-from .rules import PRESETS
-from .session import run_session
-from .strategies import STRATEGIES
+from ..cli import Parser, UsageError, int_in, run
+from ..engine.table import MAX_PLAYERS, MIN_PLAYERS
+from ..rules import PRESETS
+from ..players.session import run_session
+from ..players.strategies import STRATEGIES
 
 
 def build_parser() -> Parser:

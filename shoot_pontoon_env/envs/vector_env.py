@@ -16,16 +16,16 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..actions import IllegalActionError
-from ..envs.banker import ShootPontoonBankerEnv
-from ..envs.base import PontoonSeatEnv
-from ..envs.punter import ShootPontoonEnv
+from .banker import ShootPontoonBankerEnv
+from .base import PontoonSeatEnv
+from .punter import ShootPontoonEnv
 from ..rules import Rules
-from ..strategies import Strategy
-from ..envs.picture import render_rgb
-from ..envs.render import render_text
-from ..envs.window import SeatWindow
-from .engine import TableBatch, first_key
-from .readout import batch_facts, batch_seat_view
+from ..players.policy import Policy
+from .picture import render_rgb
+from .render import render_text
+from .window import SeatWindow
+from ..vector.tables import TableBatch, first_key
+from ..vector.readout import batch_facts, batch_seat_view
 
 AUTORESET_MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED)
 
@@ -267,7 +267,7 @@ class ShootPontoonVectorEnv(PontoonVectorEnv):
 
     ## Arguments
     ``num_envs``, every argument of ``ShootPontoonEnv`` (table players by name, or as the library's
-    rule-based classes: an arbitrary Python ``Strategy`` is refused, naming its argument;
+    rule-based classes: an arbitrary Python ``Policy`` is refused, naming its argument;
     ``render_mode`` "ansi" or "rgb_array", a frame per table; ``engine`` only ``"auto"`` or
     ``"batched"``), ``autoreset_mode`` and ``copy`` (return copies of the observation buffer; False
     returns the buffer itself, rewritten by the next call).
@@ -277,11 +277,11 @@ class ShootPontoonVectorEnv(PontoonVectorEnv):
     """
 
     def __init__(self, num_envs: int = 1, rules: str | Rules = "shoot", num_players: int = 4, seat: int = 1,
-                 banker: str | Strategy = "stand17",
-                 punters: str | Strategy | Sequence[str | Strategy] = "tips",
+                 banker: str | Policy = "stand17",
+                 punters: str | Policy | Sequence[str | Policy] = "tips",
                  stake_levels: Sequence[int] | None = None, shoot_bet_levels: Sequence[int] | None = None,
                  buy_levels: Sequence[float] | None = None, deals_per_episode: int = 1,
-                 agent_banker: str | Strategy = "stand17", illegal_action_penalty: float = 1.0,
+                 agent_banker: str | Policy = "stand17", illegal_action_penalty: float = 1.0,
                  strict: bool = False, starting_chips: int = 1000, render_mode: str | None = None,
                  autoreset_mode: Any = AutoresetMode.NEXT_STEP, copy: bool = True, engine: str = "batched",
                  observation: str = "flat") -> None:
@@ -327,7 +327,7 @@ class ShootPontoonBankerVectorEnv(PontoonVectorEnv):
     """
 
     def __init__(self, num_envs: int = 1, rules: str | Rules = "shoot", num_players: int = 4,
-                 punters: str | Strategy | Sequence[str | Strategy] = "tips", deals_per_episode: int = 1,
+                 punters: str | Policy | Sequence[str | Policy] = "tips", deals_per_episode: int = 1,
                  illegal_action_penalty: float = 1.0, strict: bool = False, starting_chips: int = 1000,
                  render_mode: str | None = None, autoreset_mode: Any = AutoresetMode.NEXT_STEP,
                  copy: bool = True, engine: str = "batched") -> None:

@@ -9,8 +9,8 @@ import sys
 import time
 import warnings
 
-from .cli import Parser, UsageError, run
-from .vector.compiler import GROUPS, KernelCacheWarning, disabled_reason
+from ..cli import Parser, UsageError, run
+from ..vector.compiler import GROUPS, KernelCacheWarning, disabled_reason
 
 
 def build_parser() -> Parser:
@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     reason = disabled_reason()
     if reason is not None:
         raise UsageError(reason)
-    from .vector import kernel
+    from ..vector import kernel
 
     start_cpu, start_wall = time.process_time(), time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:

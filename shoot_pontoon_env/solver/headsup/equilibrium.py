@@ -33,18 +33,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..actions import Action, ActionKind
-from ..engine.view import SeatView
-from ..rules import Rules, get_rules
-from ..strategies import Strategy
-from .best_banker import Decisions, evaluate, strategy_draws
+from ...actions import Action, ActionKind
+from ...engine.view import SeatView
+from ...rules import Rules, get_rules
+from ...players.policy import Policy
+from .banker_views import strategy_draws
+from .best_banker import Decisions, evaluate
 from .best_punter import punter_response
 from .best_response import PairGains, punter_best_response
 from .cfr import CFRResult, Profile, solve_cfr
 from .equilibrium_game import HeadsUpGame, build_game, check_equilibrium_rules, sorted_observation
 from .game_banker import banker_space
 from .game_punter import HandKey, PunterRows, punter_rows, strategy_policy, value_index
-from .space import NUM_VALUES
+from ..space import NUM_VALUES
 
 RECALLS = ("perfect", "observation")
 DEFAULT_ITERATIONS = {"perfect": 100, "observation": 100}
@@ -288,9 +289,9 @@ class MixedPair(PairGains):
                 "punter_gain": self.punter_gain}
 
 
-def measure_pair(eq: Equilibrium, punter: Strategy | None = None, banker: Strategy | None = None) -> MixedPair:
+def measure_pair(eq: Equilibrium, punter: Policy | None = None, banker: Policy | None = None) -> MixedPair:
     """The exploitability, in ``eq``'s reduced game, of ``punter`` against ``banker`` where either is
-    a rule-based player (a deterministic Strategy) and None is the equilibrium's seat, by the
+    a rule-based player (a deterministic Policy) and None is the equilibrium's seat, by the
     functions :func:`measure` uses (so ``measure_pair(eq)`` is :func:`measure`'s pair)."""
     rules = eq.rules
     space = banker_space(rules)

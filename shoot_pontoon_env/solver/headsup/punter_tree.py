@@ -22,17 +22,17 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..actions import Action, ActionKind
-from ..cards import FIVE_CARDS, best_total
-from ..engine.table import buy_range
-from ..rules import Rules
+from ...actions import Action, ActionKind
+from ...cards import FIVE_CARDS, best_total
+from ...engine.table import buy_range
+from ...rules import Rules
 from .banker_views import Decisions
 from .best_banker import banker_hand_chances, parent_hands
-from .dealer import NUM_OUTCOMES
+from ..dealer import NUM_OUTCOMES
 from .game_banker import BankerSpace, JointChance
 from .game_punter import HandKey, Observation, cards_of_counts
-from .payoff import payoff_matrices, punter_class
-from .space import NUM_VALUES
+from ..payoff import payoff_matrices, punter_class
+from ..space import NUM_VALUES
 
 ROW_CHUNK = 1000
 """Finished hands per chunk of :func:`row_values` (memory: a few arrays of (rows, banker hands of

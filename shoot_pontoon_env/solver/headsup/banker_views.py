@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..actions import Action, ActionKind, LegalMove
-from ..cards import CARDS_PER_DECK, best_total
-from ..engine.table import Phase
-from ..engine.view import HandView, SeatView
-from ..rules import Rules
-from ..strategies import ShootAwareBanker, Strategy
-from .dealer import OWN_CARDS_BANKERS, banker_declares, own_cards_only, strategy_rule
+from ...actions import Action, ActionKind, LegalMove
+from ...cards import CARDS_PER_DECK, best_total
+from ...engine.table import Phase
+from ...engine.view import HandView, SeatView
+from ...rules import Rules
+from ...players.policy import Policy
+from ...players.strategies import ShootAwareBanker
+from ..dealer import OWN_CARDS_BANKERS, banker_declares, own_cards_only, strategy_rule
 from .game_banker import BankerSpace
 from .game_punter import (
     BANKER_SEAT,
@@ -102,19 +103,19 @@ TOTAL_BANKERS = (*OWN_CARDS_BANKERS, ShootAwareBanker.banker_play)
 """Banker methods known to decide on the banker's cards through their total, softness and number."""
 
 
-def decides_on_total(strategy: Strategy) -> bool:
+def decides_on_total(strategy: Policy) -> bool:
     """Whether a banker's draw depends on its own cards only through their total, softness and number
     (and on the table): known for the bankers of ``strategies``; a custom strategy declares it with a
     class attribute ``decides_on_total = True``."""
     return banker_declares(strategy, "decides_on_total", TOTAL_BANKERS)
 
 
-def strategy_draws(strategy: Strategy, rows: PunterRows, space: BankerSpace, seed: int = 0) -> Decisions:
+def strategy_draws(strategy: Policy, rows: PunterRows, space: BankerSpace, seed: int = 0) -> Decisions:
     """A given banker's decisions facing each observation of ``rows`` (:func:`observation_draws`)."""
     return observation_draws(strategy, rows.rules, rows.observations, ~rows.all_settled, space, seed)
 
 
-def observation_draws(strategy: Strategy, rules: Rules, observations: list[Observation], live: np.ndarray,
+def observation_draws(strategy: Policy, rules: Rules, observations: list[Observation], live: np.ndarray,
                       space: BankerSpace, seed: int = 0) -> Decisions:
     """A given banker's decisions at every hand it can reach facing each observation (``live``: not
     every punter hand bust). A banker that draws on its own cards only is asked once per hand;
@@ -167,7 +168,7 @@ def observation_draws(strategy: Strategy, rules: Rules, observations: list[Obser
     return out
 
 
-class SplitModelBanker(Strategy):
+class SplitModelBanker(Policy):
     """A banker played at an engine table as the heads-up model asks it: facing a split box it is
     asked exactly the model's question, everywhere else it plays as itself. Paired with the banker
     itself on the same shuffles, it measures what the model's one split observation changes
@@ -187,7 +188,7 @@ class SplitModelBanker(Strategy):
     where the model's answer was not the banker's own answer to the engine's view (asked with the same
     random state, so the model's answer is the one played and the stream is the model's)."""
 
-    def __init__(self, banker: Strategy) -> None:
+    def __init__(self, banker: Policy) -> None:
         self.banker = banker
         self.name = f"{getattr(banker, 'name', type(banker).__name__)} (split boxes as modelled)"
         self.split_decisions = 0

@@ -35,17 +35,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..actions import Action, ActionKind
-from ..engine.view import HandView, SeatView
-from ..rules import Rules
-from ..strategies import Strategy
+from ...actions import Action, ActionKind
+from ...engine.view import HandView, SeatView
+from ...rules import Rules
+from ...players.policy import Policy
 from .banker_views import Decisions
-from .dealer import PONTOON
+from ..dealer import PONTOON
 from .game_banker import BankerSpace, JointChance, banker_space
 from .game_punter import HandKey, Observation, check_rules, split_observation, value_index
-from .payoff import payoff_matrices, punter_class
+from ..payoff import payoff_matrices, punter_class
 from .punter_tree import PunterTree, best_actions, counts_total, row_values
-from .space import ACE, NUM_VALUES, TEN
+from ..space import ACE, NUM_VALUES, TEN
 from .split_response import split_column, split_response
 
 BankerDecisions = Callable[[list[Observation], np.ndarray], Decisions]
@@ -89,7 +89,7 @@ def _hand_state(hand: HandView) -> tuple[tuple[int, ...], int, int, tuple[int, .
     return hidden, hand.stake, hand.buys, twisted
 
 
-class ResponsePunter(Strategy):
+class ResponsePunter(Policy):
     """Plays a :class:`PunterResponse` at an engine table: its stake, no Shoot bets; it splits the
     pairs the response splits (never a split hand again: at most two hands a box)."""
 

@@ -17,7 +17,7 @@ from gymnasium.vector import AutoresetMode
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvObs, VecEnvStepReturn
 
-from .env import PontoonVectorEnv
+from .vector_env import PontoonVectorEnv
 
 ObservationMap = Callable[[np.ndarray], np.ndarray]
 

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cards import FIVE_CARDS, is_pontoon_pair
-from ..rules import Rules
-from .dealer import _cards, banker_outcome, engine_done
-from .deck import NEG, Deck
-from .space import NUM_VALUES
+from ...cards import FIVE_CARDS, is_pontoon_pair
+from ...rules import Rules
+from ..dealer import _cards, banker_outcome, engine_done
+from ..deck import NEG, Deck
+from ..space import NUM_VALUES
 
 
 @dataclass(frozen=True)

@@ -27,16 +27,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..actions import Action
-from ..rules import Rules
+from ...actions import Action
+from ...rules import Rules
 from .banker_views import Decisions
-from .dealer import NUM_OUTCOMES
-from .deck import Deck
+from ..dealer import NUM_OUTCOMES
+from ..deck import Deck
 from .game_banker import BankerSpace, JointChance
-from .payoff import payoff_matrices, punter_class
+from ..payoff import payoff_matrices, punter_class
 from .punter_tree import PunterTree, best_actions, counts_total, hand_counts, row_values
-from .solution import pair_info
-from .space import ACE, NUM_VALUES, TEN
+from ..solution import pair_info
+from ..space import ACE, NUM_VALUES, TEN
 
 
 class SplitHandTree(PunterTree):

@@ -7,10 +7,10 @@ import numpy as np
 
 from ..engine.hand import Hand
 from ..engine.view import SeatView
-from ..vector.engine import TableBatch
-from ..vector.readout import batch_facts, batch_hands, batch_seat_view
-from .config import SeatConfig
-from .episode import Episode, TableFacts
+from .tables import TableBatch
+from .readout import batch_facts, batch_hands, batch_seat_view
+from ..seat.config import SeatConfig
+from ..seat.episode import Episode, TableFacts
 
 
 class KernelEpisode(Episode):

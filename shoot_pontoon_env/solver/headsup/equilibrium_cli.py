@@ -7,8 +7,8 @@ from __future__ import annotations
 import importlib
 import time
 
-from ..cli import Parser, UsageError, int_in, strict_json
-from ..rules import MAX_DRAWS, get_rules
+from ...cli import Parser, UsageError, int_in, strict_json
+from ...rules import MAX_DRAWS, get_rules
 from .equilibrium import DEFAULT_ITERATIONS, RECALLS, measure, solve_equilibrium
 from .equilibrium_game import equilibrium_rules
 
