@@ -37,7 +37,9 @@ demo: install
 simulate: install
 	$(PY) -m shoot_pontoon_env.simulate
 
+# ruff's check first (the rules of pyproject.toml's [tool.ruff]), then the tests.
 test: install
+	$(PY) -m ruff check .
 	$(PY) -m pytest -q -n 2 -m "not slow"
 
 # Long checks and measurements (not in CI): the slow tests, then each benchmark script.

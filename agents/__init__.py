@@ -1,37 +1,44 @@
-"""Agents behind one policy interface (``agents.base.Agent``): random, rule-based, optimal (the
-solver), basic strategy (the infinite-deck solver), and trained SB3 models.
+"""The checkout's agents, each a policy of the package's one interface (an
+:class:`~shoot_pontoon_env.models.player.ObservationPolicy`, so a table player too): random, rule-based,
+optimal (the solver), basic strategy (the infinite-deck solver), the heads-up equilibrium and trained
+SB3 models.
 
-Run from a checkout (not installed with the library). ``make_agent(name, env)`` builds one by name:
+Run from a checkout (not installed with the library). ``make_agent(spec, env)`` builds one bound to
+``env``'s agent seat. It builds the agent-only names itself:
 
-- ``random``;
-- any table-player strategy of ``shoot_pontoon_env.players.strategies.STRATEGIES`` (``tips``, ``stand17``,
-  ``shoot_aware``, ``dealer``, ``threshold``) and ``thresholdN`` (stick on N or more);
-- ``optimal`` (the exact solver for the env's rules and shoe, with the solver's Shoot bets at every
-  betting point the rules have), ``basic`` (the infinite-deck solution: the total-dependent basic
-  strategy, no Shoot bets);
-- ``equilibrium`` (the heads-up CFR+ equilibrium of ``solver/headsup/equilibrium.py``, punter or banker by
-  the seat; the env must be a reduced game of ``equilibrium_rules`` with two players);
-- ``zoo:NAME`` (a committed model of ``agents/zoo``), a path to a saved model ``.zip`` (with its
-  run's ``config.yaml``, or in an rl-baselines3-zoo run folder) or a run folder holding ``model.zip``:
-  the policy is rebuilt from that configuration and only its tensors are read, so a crafted file
-  cannot run code (``agents/safe_load.py``).
+- ``random`` (uniform over the legal indices);
+- ``equilibrium`` (the heads-up CFR+ equilibrium of ``solver/headsup/equilibrium.py``, punter or banker
+  by the seat; the env must be a reduced game of ``equilibrium_rules`` with two players);
+
+and every other spec is the package's resolver's (``shoot_pontoon_env.models.resolve.make_policy``):
+any table-player strategy (``tips``, ``stand17``, ``shoot_aware``, ``dealer``, ``threshold``) and
+``thresholdN``; ``optimal`` (the exact solver for the env's rules and shoe against its banker, with
+the solver's Shoot bets at the env's levels), ``basic`` (the infinite-deck solution, no Shoot bets);
+``zoo:NAME`` (a committed model of ``agents/zoo``), a saved model ``.zip`` (with its run's
+``config.yaml``, or in an rl-baselines3-zoo run folder) or a run folder holding ``model.zip``, read
+without unpickling; a Policy; a callable of an observation and its action mask. A policy over views
+is answered through the observation by a :class:`StrategyAgent`.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Any
 
 import gymnasium as gym
 
-from shoot_pontoon_env.actions import ActionKind
 from shoot_pontoon_env.models import player as table_players
-from shoot_pontoon_env.players.policy import Policy
-from shoot_pontoon_env.players.strategies import STRATEGIES, is_strategy_name
+from shoot_pontoon_env.models.player import ObservationPolicy
+from shoot_pontoon_env.models.resolve import UnknownPolicy, make_policy, shoot_levels
+from shoot_pontoon_env.players.strategies import STRATEGIES
 
 from .base import Agent, EnvContext, RandomAgent
 from .rule_based import StrategyAgent
 
 __all__ = ["Agent", "EnvContext", "RandomAgent", "StrategyAgent", "agent_names", "make_agent"]
+
+AGENT_ONLY = ("random", "equilibrium")
+"""The names ``make_agent`` builds itself (``random`` here is uniform over the action indices, not the
+table's ``random`` strategy)."""
 
 
 def agent_names() -> list[str]:
@@ -41,46 +48,37 @@ def agent_names() -> list[str]:
             "equilibrium", *(f"zoo:{m}" for m in zoo_models())]
 
 
-def shoot_bet_levels(context: EnvContext) -> list[int]:
-    """The Shoot bet levels of the env's action table (chips)."""
-    return [e.amount for e in context.action_table.entries if e.kind == ActionKind.SHOOT_BET]
-
-
 def shoot_allowance(context: EnvContext) -> int:
     """The Shoot bet the optimal punter weighs at each betting point: the largest of the env's Shoot bet
     levels within ``max_shoot_bet`` and the posted Shoot (0 without a betting point); see
     ``shoot_pontoon_env.models.player.shoot_allowance``."""
-    return table_players.shoot_allowance(context.rules, shoot_bet_levels(context))
+    return table_players.shoot_allowance(context.rules, shoot_levels(context.action_table))
 
 
-def table_banker(env: gym.Env) -> Policy | None:
-    """The free banker a punter env seats (what the optimal punter is solved against), or None."""
-    base = env.unwrapped
-    if base.rules.banker_play != "free" or not hasattr(base, "banker_strategy"):
-        return None
-    return base.banker_strategy
+def make_agent(spec: Any, env: gym.Env) -> ObservationPolicy:
+    """An agent by ``spec``, bound to ``env``'s agent seat: ``random`` and ``equilibrium`` built here,
+    anything else by ``models.resolve.make_policy`` (a policy over views answered through the
+    observation by a :class:`StrategyAgent`). A ValueError naming an unknown spec and the choices."""
+    from .trained import ZOO
 
-
-def make_agent(name: str, env: gym.Env) -> Agent:
-    """An agent by name, bound to ``env``'s configuration. The table players by name (strategies,
-    ``thresholdN``, ``optimal``, ``basic``) are the installed package's, which ``play`` seats too."""
-    context = EnvContext.of(env)
-    if name == "random":
-        agent: Agent = RandomAgent()
-    elif is_strategy_name(name):
-        agent = StrategyAgent(name)
-    elif name in table_players.SOLVER_PLAYERS:  # optimal: against the env's banker, for its Shoot bet levels
-        levels = shoot_bet_levels(context)
-        agent = StrategyAgent(table_players.solver_player(name, context.rules, table_banker(env), levels))
-    elif name == "equilibrium":  # heads-up CFR+ equilibrium of a reduced game, either seat
+    if isinstance(spec, str) and spec == "random":
+        return RandomAgent().bind(env)
+    if isinstance(spec, str) and spec == "equilibrium":  # heads-up CFR+ equilibrium of a reduced game
         from .equilibrium import EquilibriumAgent
 
-        agent = EquilibriumAgent()
-    elif name.startswith("zoo:") or name.endswith(".zip") or Path(name).is_dir():
-        from .trained import TrainedAgent
+        return EquilibriumAgent().bind(env)
+    try:
+        policy = make_policy(spec, env=env, role=_seat_role(env), label="agent", zoo=ZOO)
+    except UnknownPolicy:
+        raise ValueError(f"unknown agent {spec!r}: expected one of {agent_names()}, a model .zip path, a run "
+                         "folder holding model.zip, a Policy or a callable of an observation and its action "
+                         "mask") from None
+    if isinstance(policy, ObservationPolicy):  # bound to this env's seat (as it is, where it already is)
+        return policy if policy.context == EnvContext.of(env) else policy.bind(env)
+    return StrategyAgent(policy).bind(env)
 
-        agent = TrainedAgent(name)
-    else:
-        raise ValueError(f"unknown agent {name!r}: expected one of {agent_names()}, a model .zip path or a run "
-                         "folder holding model.zip")
-    return agent.bind(context)
+
+def _seat_role(env: gym.Env) -> str | None:
+    """The role of a single-seat env's agent (its action table plays one), so that a model is not paired."""
+    roles = table_players.action_table_roles(EnvContext.of(env).action_table)
+    return roles[0] if len(roles) == 1 else None

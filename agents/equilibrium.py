@@ -9,7 +9,7 @@ Both seats decide only on what the observation shows: the punter on its cards as
 stake, buys and twists (the observation does not say which cards it twisted, so the agent plays the
 solve of that information, ``recall="observation"``); the banker on its own cards and the punter's
 face-up cards as multisets, the number face down, the stake, buys and flags. Mixed actions are
-sampled from the Generator handed to :meth:`act`.
+sampled from the Generator handed to :meth:`choose`.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class EquilibriumAgent(Agent):
 
     name = "equilibrium"
     batched = True
-    """Set although :meth:`act_batch` is a row loop (cached per distinct observation): the flag is
+    """Set although :meth:`choose_batch` is a row loop (cached per distinct observation): the flag is
     what lets ``evaluate`` play this agent on the batched engine (``evaluate/tournament.py``), where
     the cache makes the loop cheap."""
 
@@ -93,9 +93,9 @@ class EquilibriumAgent(Agent):
             return {a: q for a, q in choices if q > 0}
         return eq.punter_policy(view)
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+    def choose(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         if self.context is None or self.equilibrium is None:
-            raise RuntimeError(f"{self.name}: call bind(env) before act()")
+            raise RuntimeError(f"{self.name}: call bind(env) before choose()")
         key = np.asarray(observation, dtype=np.float32).tobytes()
         cached = self._cache.get(key)
         if cached is None:
@@ -121,10 +121,10 @@ class EquilibriumAgent(Agent):
             raise RuntimeError(f"{self.name}: chose index {index}, which the mask forbids")
         return int(index)
 
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray, rng: np.random.Generator
-                  ) -> np.ndarray:
+    def choose_batch(self, observations: np.ndarray, action_masks: np.ndarray, rng: np.random.Generator
+                     ) -> np.ndarray:
         """Row by row, each distinct observation decoded once (cached)."""
-        return np.array([self.act(o, m, rng) for o, m in zip(observations, action_masks)], dtype=np.int64)
+        return np.array([self.choose(o, m, rng) for o, m in zip(observations, action_masks)], dtype=np.int64)
 
 
 __all__ = ["EquilibriumAgent", "equilibrium_for"]

@@ -1,43 +1,57 @@
-"""Rule-based agents: the library's table-player strategies, acting through the observation.
+"""Rule-based agents: a table :class:`Policy` (the library's strategies, the solver's ``optimal``, any
+policy over a :class:`SeatView`) answering an env's observations.
 
-Each wraps a :class:`shoot_pontoon_env.players.strategies.Policy` (the same object the environments use
-for table players): the observation is decoded into the seat's view, the strategy picks an
-:class:`Action`, and the action table maps it to an index. No strategy is written twice.
+A :class:`StrategyAgent` decodes the observation into the seat's view, asks the policy, and maps its
+:class:`Action` to an index of the env's action table; asked through a view (at a table) it is the
+policy itself. No strategy is written twice.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from shoot_pontoon_env.seat.encoding import decode_view
+from shoot_pontoon_env.actions import Action
+from shoot_pontoon_env.engine.view import SeatView
+from shoot_pontoon_env.models.resolve import make_policy
 from shoot_pontoon_env.players.policy import Policy
-from shoot_pontoon_env.players.strategies import make_strategy
+from shoot_pontoon_env.seat.encoding import decode_view
 from shoot_pontoon_env.vector.policy import BatchPlayer
 
 from .base import Agent, idle_index
 
 
 class StrategyAgent(Agent):
+    """``strategy`` (a Policy, or a player's name for ``models.resolve.make_policy``) over observations."""
+
     def __init__(self, strategy: Policy | str, name: str | None = None) -> None:
         super().__init__()
-        self.strategy = make_strategy(strategy)
+        self.strategy = make_policy(strategy, role="punter") if isinstance(strategy, str) else strategy
+        if not isinstance(self.strategy, Policy):
+            raise TypeError(f"StrategyAgent: {strategy!r} is not a Policy")
         self.name = name or self.strategy.name
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
-        if self.context is None:
-            raise RuntimeError(f"{self.name}: call bind(env) before act()")
-        view = decode_view(observation, self.context.rules, starting_chips=self.context.starting_chips)
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return self.strategy.roles
+
+    def act(self, view: SeatView, rng: np.random.Generator) -> Action:
+        """At a table: the policy itself (no observation to decode)."""
+        return self.strategy.act(view, rng)
+
+    def choose(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        context = self._bound()
+        view = decode_view(observation, context.rules, starting_chips=context.starting_chips)
         if not view.legal:  # a finished table (the ignored row of a NEXT_STEP reset): nothing to decide
             return idle_index(action_mask)
         action = self.strategy.act(view, rng)
-        index = self.context.action_table.to_index(action, view)
+        index = context.action_table.to_index(action, view)
         if not action_mask[index]:
             raise RuntimeError(f"{self.name}: chose index {index}, which the mask forbids")
         return index
 
     def batch_player(self) -> BatchPlayer | None:
         """The library's rule-based players and the solver's ``OptimalPunter`` (with its Shoot bets)
-        run inside the batched engine, on the table itself: the same decisions as :meth:`act` makes
+        run inside the batched engine, on the table itself: the same decisions as :meth:`choose` makes
         from the observation (tests/vector checks both against the strategy on the real view)."""
         if self.context is None:
             raise RuntimeError(f"{self.name}: call bind(env) before batch_player()")

@@ -76,9 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     compact = random_network("compact", args.hidden, 1)
     if args.zoo:
-        from shoot_pontoon_env.models.seating import trained_player
+        from shoot_pontoon_env.models.resolve import make_policy
 
-        compact, _ = trained_player("zoo:shoot_punter", SHOOT, 4, 1000)
+        compact = make_policy("zoo:shoot_punter", rules=SHOOT, num_players=4, starting_chips=1000)
     networks = {1: compact, 2: random_network("flat", args.hidden, 2)}
     rules = {1: args.rule_based, 2: args.rule_based}
     rates = {}

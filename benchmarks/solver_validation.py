@@ -35,10 +35,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from shoot_pontoon_env.rules import PRESETS, SHOOT
-from shoot_pontoon_env.solver import solve
-from shoot_pontoon_env.solver.solve import node_index
-from shoot_pontoon_env.solver.validate import estimate
+from shoot_pontoon_env.rules import PRESETS, SHOOT  # noqa: E402  (after the path insert)
+from shoot_pontoon_env.solver import solve  # noqa: E402  (after the path insert)
+from shoot_pontoon_env.solver.solution import node_index  # noqa: E402  (after the path insert)
+from shoot_pontoon_env.solver.validate import estimate  # noqa: E402  (after the path insert)
 
 ALL_POINTS = ("before_deal", "before_second_card", "before_fourth_card")
 SPLIT_CASES = [("shoot", (7, 7), None), ("shoot", (6, 6), None), ("playtech", (0, 0), None),

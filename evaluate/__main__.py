@@ -28,9 +28,9 @@ training), and two waiting on a core that another process keeps busy made 100,00
 @contextmanager
 def torch_threads(players: list) -> Iterator[None]:
     """``TORCH_THREADS`` while trained models among ``players`` play (torch's own count restored after)."""
-    from agents.trained import TrainedAgent
+    from shoot_pontoon_env.models.trained import TrainedPlayer
 
-    if not any(isinstance(agent, TrainedAgent) for agent in players):
+    if not any(isinstance(agent, TrainedPlayer) for agent in players):
         yield
         return
     import torch
@@ -173,7 +173,7 @@ def curve_agents(args: Any, probe: Any, agents: list, reference_name: str | None
     """The models of ``--learning-curve RUN`` with their agents (an agent of ``--agents`` where it is
     the same file, so that its point is the table's figure); none for an evaluations.npz."""
     from agents import make_agent
-    from agents.trained import TrainedAgent
+    from shoot_pontoon_env.models.trained import TrainedPlayer
 
     from .curve import run_points
 
@@ -184,7 +184,7 @@ def curve_agents(args: Any, probe: Any, agents: list, reference_name: str | None
                          "to --agents or give --reference")
     try:
         points = run_points(args.learning_curve, args.curve_points)
-        given = {a.path.resolve(): a for a in agents if isinstance(a, TrainedAgent)}
+        given = {a.path.resolve(): a for a in agents if isinstance(a, TrainedPlayer)}
         return [(p, given.get(p.path.resolve()) or make_agent(str(p.path), probe)) for p in points]
     except ValueError as error:  # no checkpoints, or a model file that is refused or does not fit
         raise UsageError(f"argument --learning-curve: {error}") from None

@@ -121,7 +121,7 @@ def learning_curve(curve: Sequence[tuple[CurvePoint, Summary]], path: Path) -> P
 
 
 CHECKPOINT_NAME = re.compile(r"^(?P<run>.+):model_(?P<steps>\d+)_steps$")
-"""How :class:`agents.trained.TrainedAgent` names a checkpoint: ``RUN:model_STEPS_steps``."""
+"""How a trained model names a checkpoint (``models.trained.run_name``): ``RUN:model_STEPS_steps``."""
 
 
 def checkpoint_curve(summaries: Sequence[Summary], path: Path) -> Path | None:

@@ -1,6 +1,6 @@
 """A tournament: every agent plays the same seeded hands (common random numbers).
 
-Agents that can batch (``Agent.batch_player`` or a whole-batch ``act_batch``) play on the batched
+Agents that can batch (``batch_player`` or a whole-batch ``choose_batch``) play on the batched
 engine (``shoot_pontoon_env.vector``), where hand ``h`` is dealt by the key of ``seed + h``; the others
 play the scalar env, one hand after another, hand ``h`` reset with seed ``seed + h``. Within either
 engine every agent meets the same shoe order in hand ``h``."""
@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -19,7 +20,8 @@ from shoot_pontoon_env.engine import Phase
 from shoot_pontoon_env.engine.hand import Hand
 from shoot_pontoon_env.engine.settlement import hand_rank
 
-from agents.base import Agent
+from agents import make_agent
+from shoot_pontoon_env.models.player import ObservationPolicy
 from shoot_pontoon_env.vector.layout import UnbatchableStrategy
 
 OUTCOMES = ("win", "push", "loss")
@@ -91,13 +93,21 @@ def shoot_result(hand: Hand) -> int:
     return -hand.shoot_bet if hand.result < 0 else 0
 
 
-def play_agent(make_env: Callable[[], gym.Env], agent: Agent, hands: int, seed: int,
+def as_agent(agent: Any, env: gym.Env) -> ObservationPolicy:
+    """``agent`` bound to ``env``'s agent seat: an observation policy as it is, anything else (a Policy
+    over views, a name, a model path, a callable) as ``agents.make_agent`` makes it."""
+    if isinstance(agent, ObservationPolicy):
+        return agent.bind(env)
+    return make_agent(agent, env)
+
+
+def play_agent(make_env: Callable[[], gym.Env], agent: Any, hands: int, seed: int,
                progress: Callable[[int], object] | None = None) -> AgentRecord:
     """``hands`` episodes; episode ``i`` is reset with seed ``seed + i`` and the agent acts with a
     Generator seeded the same, so every agent meets the same shuffles. ``progress(1)`` is called
-    after each hand (a progress bar's ``update``)."""
+    after each hand (a progress bar's ``update``). ``agent``: any policy (:func:`as_agent`)."""
     env = make_env()
-    agent.bind(env)
+    agent = as_agent(agent, env)
     record = AgentRecord(agent.name)
     for i in range(hands):
         obs, info = env.reset(seed=seed + i)
@@ -105,7 +115,7 @@ def play_agent(make_env: Callable[[], gym.Env], agent: Agent, hands: int, seed: 
         total, done = 0.0, False
         while not done:
             key = _decision_key(env)
-            action = agent.act(obs, info["action_mask"], rng)
+            action = agent.choose(obs, info["action_mask"], rng)
             if key is not None:
                 record.decisions[(*key, env.unwrapped.action_table.entries[action].label)] += 1
             obs, reward, terminated, truncated, info = env.step(action)
@@ -119,12 +129,12 @@ def play_agent(make_env: Callable[[], gym.Env], agent: Agent, hands: int, seed: 
     return record
 
 
-def can_batch(agent: Agent) -> bool:
+def can_batch(agent: ObservationPolicy) -> bool:
     """Whether the agent plays on the batched engine (by itself in the kernel, or a batch at a time)."""
     return agent.batch_player() is not None or agent.batched
 
 
-def play_agent_batched(env: gym.Env, env_kwargs: dict, agent: Agent, hands: int, seed: int,
+def play_agent_batched(env: gym.Env, env_kwargs: dict, agent: ObservationPolicy, hands: int, seed: int,
                        progress: Callable[[int], object] | None = None, num_tables: int = 4096) -> AgentRecord:
     """``hands`` hands on the batched engine, configured like ``env`` (built with ``env_kwargs``)."""
     from shoot_pontoon_env.cards import HandClass
@@ -132,10 +142,10 @@ def play_agent_batched(env: gym.Env, env_kwargs: dict, agent: Agent, hands: int,
     from shoot_pontoon_env.vector.evaluation import evaluate_hands
 
     base = env.unwrapped
-    agent.bind(env)
+    agent = as_agent(agent, env)
     player = agent.batch_player()
     rng = np.random.default_rng(seed)
-    actor = None if player is not None else (lambda obs, masks: agent.act_batch(obs, masks, rng))
+    actor = None if player is not None else (lambda obs, masks: agent.choose_batch(obs, masks, rng))
     results = evaluate_hands(base.config, hands, seed, player=player, actor=actor,
                              num_tables=num_tables, progress=progress, rng=rng)
     record = AgentRecord(agent.name, engine="batched")
@@ -160,16 +170,18 @@ def play_agent_batched(env: gym.Env, env_kwargs: dict, agent: Agent, hands: int,
     return record
 
 
-def run_tournament(make_env: Callable[[], gym.Env], agents: Sequence[Agent], hands: int,
+def run_tournament(make_env: Callable[[], gym.Env], agents: Sequence[Any], hands: int,
                    seed: int = 0, progress: Callable[[int], object] | None = None, *,
                    batched: bool = True, env_kwargs: dict | None = None, num_tables: int = 4096
                    ) -> list[AgentRecord]:
     """Every agent's record over the same hands: on the batched engine where the agent can batch
-    (unless ``batched`` is False), on the scalar env otherwise."""
+    (unless ``batched`` is False), on the scalar env otherwise. An agent is any policy: an observation
+    policy, a Policy over views, a name, a model path or a callable (:func:`as_agent`)."""
     records = []
     for agent in agents:
         env = make_env()
-        if batched and can_batch(agent.bind(env)):
+        agent = as_agent(agent, env)
+        if batched and can_batch(agent):
             try:
                 records.append(play_agent_batched(env, env_kwargs or {}, agent, hands, seed, progress, num_tables))
                 continue

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .actions import is_int
 from .cards import FIVE_CARDS, RANKS, SUITS
 
 SHOOT_BET_POINTS = ("before_deal", "before_second_card", "before_fourth_card")
@@ -43,7 +44,7 @@ def _fail(name: str, value: Any, allowed: str) -> None:
 
 
 def _int_in(name: str, value: Any, low: int, high: int | None = None) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_int(value):
         _fail(name, value, f"an int in {low}..{high if high is not None else 'inf'}")
     if value < low or (high is not None and value > high):
         _fail(name, value, f"an int in {low}..{high if high is not None else 'inf'}")

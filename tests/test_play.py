@@ -110,7 +110,9 @@ BETTING = '{"preset": "shoot", "shoot_bet_points": ["before_second_card", "befor
     (["--seat", "4"], "error: --seat 4: expected 0..3 at a table of 4"),
     (["--opponents", "nobody"], "error: --opponents 'nobody': expected a strategy"),
     (["--opponents", "thresholdx"], "error: --opponents 'thresholdx': expected a strategy or player by name "
-                                    "(dealer, random, shoot_aware, stand17, threshold, tips, thresholdN, optimal, basic)"),
+                                    "(dealer, random, shoot_aware, stand17, threshold, tips, thresholdN, or a solver "
+                                    "player ['optimal', 'basic']), a trained model (zoo:NAME from a checkout, a "
+                                    "model .zip or a run folder), PUNTER/BANKER"),
     (["--opponents", "equilibrium"], "error: --opponents 'equilibrium': the heads-up equilibrium plays only its "
                                      "reduced game"),
     (["--opponents", "tips", "tips"], "error: --opponents: expected 1 or 3 specs, got 2"),

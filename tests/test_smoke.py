@@ -1,5 +1,3 @@
-import numpy as np
-
 from shoot_pontoon_env.rules import PRESETS
 from shoot_pontoon_env.players.session import run_session
 

@@ -9,14 +9,10 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from shoot_pontoon_env.players.policy import Policy
-
-from shoot_pontoon_env.players.strategies import make_strategy
-
-from shoot_pontoon_env.seat.features import compact_observation
-
-from agents.as_player import AgentPlayer
 from agents.base import Agent, EnvContext
+from shoot_pontoon_env.models.resolve import make_policy
+from shoot_pontoon_env.players.policy import Policy
+from shoot_pontoon_env.seat.features import compact_observation
 
 
 @dataclass
@@ -43,7 +39,7 @@ class Pool:
 
     @classmethod
     def of(cls, anchors: list[str], latest_share: float) -> Pool:
-        return cls([make_strategy(name) for name in anchors], latest_share)
+        return cls([make_policy(name) for name in anchors], latest_share)
 
 
 class FrozenPolicy(Agent):
@@ -81,7 +77,7 @@ class FrozenPolicy(Agent):
                 x = self.activation(x)
         return x
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+    def choose(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         logits = np.where(action_mask, self.logits(observation), -np.inf)
         return int(np.argmax(logits))
 
@@ -89,10 +85,7 @@ class FrozenPolicy(Agent):
 def snapshot_player(policy: Any, observation: str, env_id: str, env_kwargs: dict[str, Any], name: str) -> Policy:
     """A frozen copy of ``policy`` (a model's ``policy``) as a table player in an env of ``env_id`` (its own seat's action
     table and observation encoding: the same as in training)."""
-    context = EnvContext.of(gym.make(env_id, **env_kwargs))
-    player = AgentPlayer(FrozenPolicy(policy, observation, name), context)
-    player.name = name
-    return player
+    return FrozenPolicy(policy, observation, name).bind(EnvContext.of(gym.make(env_id, **env_kwargs)))
 
 
 class LeagueOpponents(gym.Wrapper):

@@ -115,6 +115,6 @@ def agent_actor(agent: Any, seat_table: ActionTable, env: gym.Env, rng: np.rando
         masks = seat_masks[:, indices]
         if not masks.any(axis=1).all():
             raise ValueError(f"{agent.name}: a decision with none of its actions legal")
-        return indices[agent.act_batch(rows, masks, rng)]
+        return indices[agent.choose_batch(rows, masks, rng)]
 
     return act

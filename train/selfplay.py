@@ -179,7 +179,7 @@ class SelfPlay:
         """Per-unit-stake return of the punter against ``stand17`` and the banker's return per deal against
         ``tips`` punters, on the same seeded hands every generation (generation 0: the anchors)."""
         from agents import make_agent
-        from agents.trained import TrainedAgent
+        from agents.trained import trained_agent
         from evaluate.tournament import play_agent
 
         episodes, seed = self.config.eval_episodes, self.config.eval_seed
@@ -194,7 +194,7 @@ class SelfPlay:
                 agent = make_agent(self.config.punter_anchors[0] if role == "punter" else
                                    self.config.banker_anchors[0], make())
             else:
-                agent = TrainedAgent(paths[role])
+                agent = trained_agent(paths[role])
             record = play_agent(make, agent, episodes, seed)
             values = np.asarray(record.per_stake if role == "punter" else record.returns)
             result[role] = {"agent": agent.name, "mean": float(values.mean()),

@@ -1,9 +1,17 @@
-"""Who wins a showdown and at what multiple: the one place where hands are compared and paid."""
+"""Who wins a showdown and at what multiple: the one place where hands are compared and paid.
+
+Every pay rule is written here and nowhere else. The Table calls :func:`showdown` (and :func:`bust`,
+:func:`net`); the batched kernel indexes a table of :func:`showdown` (``vector/layout.showdown_table``);
+the solver tables :func:`settle` over its hand classes (``solver/payoff.py``), and refuses, naming the
+class, a rule that pays two hands of one class differently. ``tests/test_one_settlement.py`` patches a
+pay rule here and watches the Table and the solver follow it.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import IntEnum
+from typing import NamedTuple
 
 from ..cards import RANKS, SUITS, HandClass, HandRank, evaluate
 from ..rules import Rules
@@ -48,13 +56,37 @@ def is_special_pontoon(cards: Sequence[int], rules: Rules) -> bool:
     )
 
 
-def win_multiple(hand: Hand, rank: HandRank, rules: Rules, banker_bust: bool) -> int:
+class Stood(NamedTuple):
+    """All that the settlement reads of a punter hand: its rank, whether it came from a split, and
+    whether it is a special Pontoon (``is_special_pontoon``). Every pay rule below is a function of
+    these, so a table of them (the solver's ``payoff.payoff_matrices``, the kernel's
+    ``layout.showdown_table``) is the settlement itself."""
+
+    rank: HandRank
+    from_split: bool = False
+    special: bool = False
+
+
+def stood(hand: Hand, rules: Rules) -> Stood:
+    """What the settlement reads of ``hand``."""
+    rank = hand_rank(hand, rules)
+    special = rank.hand_class == HandClass.PONTOON and is_special_pontoon(hand.cards, rules)
+    return Stood(rank, hand.from_split, special)
+
+
+def bust(rules: Rules) -> tuple[Outcome, int]:
+    """A punter hand that busts, or is forfeited as if bust, loses its stake (and its Shoot bet) at once."""
+    return Outcome.LOSE, 1
+
+
+def win_multiple(hand: Stood, rules: Rules, banker_bust: bool) -> int:
     """What a winning hand is paid, in multiples of its stake."""
-    if rank.hand_class == HandClass.PONTOON:
-        multiple = rules.special_pontoon_pays if is_special_pontoon(hand.cards, rules) else rules.pontoon_pays
-    elif rank.hand_class == HandClass.FIVE_CARD_TRICK:
+    hand_class = hand.rank.hand_class
+    if hand_class == HandClass.PONTOON:
+        multiple = rules.special_pontoon_pays if hand.special else rules.pontoon_pays
+    elif hand_class == HandClass.FIVE_CARD_TRICK:
         multiple = rules.five_card_trick_pays
-    elif rank.hand_class == HandClass.TWENTY_ONE:
+    elif hand_class == HandClass.TWENTY_ONE:
         multiple = rules.twenty_one_pays
     else:
         multiple = rules.win_pays
@@ -63,14 +95,15 @@ def win_multiple(hand: Hand, rank: HandRank, rules: Rules, banker_bust: bool) ->
     return multiple
 
 
-def showdown(hand: Hand, banker: HandRank, rules: Rules) -> tuple[Outcome, int]:
-    """Outcome of a stood punter hand against the banker's final hand, and the stake multiple won
-    (WIN) or lost (LOSE)."""
-    rank = hand_rank(hand, rules)
+def settle(hand: Stood, banker: HandRank, rules: Rules) -> tuple[Outcome, int]:
+    """The pay rule: the outcome of a stood punter hand against the banker's final hand, and the stake
+    multiple won (WIN) or lost (LOSE). Every engine pays by it: the Table through :func:`showdown`, the
+    batched kernel and the solver from tables of it."""
+    rank = hand.rank
     if rank.hand_class == HandClass.BUST:
-        return Outcome.LOSE, 1
+        return bust(rules)
     if banker.hand_class == HandClass.BUST:
-        return Outcome.WIN, win_multiple(hand, rank, rules, banker_bust=True)
+        return Outcome.WIN, win_multiple(hand, rules, banker_bust=True)
     loss = rules.banker_pontoon_multiple if banker.hand_class == HandClass.PONTOON else 1
     low = rules.punter_loses_at_or_below
     if rank.hand_class == HandClass.TOTAL and low is not None and rank.total <= low:
@@ -78,7 +111,24 @@ def showdown(hand: Hand, banker: HandRank, rules: Rules) -> tuple[Outcome, int]:
     mine, theirs = comparison_key(rank), comparison_key(banker)
     both_tricks = rank.hand_class == banker.hand_class == HandClass.FIVE_CARD_TRICK
     if mine > theirs or (both_tricks and rules.punter_trick_beats_banker_trick):
-        return Outcome.WIN, win_multiple(hand, rank, rules, banker_bust=False)
+        return Outcome.WIN, win_multiple(hand, rules, banker_bust=False)
     if mine == theirs and rules.ties == "push":
         return Outcome.PUSH, 0
     return Outcome.LOSE, loss
+
+
+def showdown(hand: Hand, banker: HandRank, rules: Rules) -> tuple[Outcome, int]:
+    """Outcome of a stood punter hand against the banker's final hand, and the stake multiple won
+    (WIN) or lost (LOSE): :func:`settle` of what it reads of the hand."""
+    return settle(stood(hand, rules), banker, rules)
+
+
+def net(outcome: Outcome, multiple: int) -> tuple[int, int]:
+    """What a settled hand nets per chip of its stake and per chip of its Shoot bet (negative: lost):
+    a win is paid ``multiple`` stakes and wins the Shoot bet from the Shoot, a push returns both, a
+    loss pays ``multiple`` stakes and loses the Shoot bet. ``Table._settle_hand`` moves these chips."""
+    if outcome == Outcome.WIN:
+        return multiple, 1
+    if outcome == Outcome.PUSH:
+        return 0, 0
+    return -multiple, -1

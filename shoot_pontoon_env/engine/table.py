@@ -21,7 +21,7 @@ from ..rules import Rules, get_rules
 from ..shoe import Shoe, ShoeExhaustedError
 from .events import RESERVE_ACCOUNT, SHOOT_ACCOUNT, TABLE_ACCOUNT, Event, EventKind
 from .hand import Hand
-from .settlement import Outcome, banker_rank, hand_rank, showdown
+from .settlement import Outcome, banker_rank, bust, hand_rank, net, showdown
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
@@ -94,6 +94,24 @@ class Table:
         banker: the first banker's seat.
     """
 
+    @staticmethod
+    def check_size(rules: Rules, num_players: object) -> int:
+        """``num_players`` as an int, where a :class:`Table` of ``rules`` can seat them: 2..10 seats whose
+        boxes of up to five cards, with the banker's hand, the shoe can always deal. A ``ValueError``
+        otherwise, the one ``Table(rules, num_players)`` raises (the envs and the command line check a
+        table's size with it, without building one)."""
+        if not is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+            raise ValueError(f"num_players = {num_players!r}: expected an int in {MIN_PLAYERS}..{MAX_PLAYERS}")
+        num_players = int(num_players)
+        boxes = (num_players - 1) * rules.max_boxes
+        if FIVE_CARDS * boxes + rules.banker_card_limit > rules.num_decks * CARDS_PER_DECK:
+            raise ValueError(
+                f"num_players = {num_players}: {boxes} boxes of up to five cards and the banker's "
+                f"{rules.banker_card_limit} need more than the {rules.num_decks}-deck shoe holds; "
+                "use fewer players or boxes, or more decks"
+            )
+        return num_players
+
     def __init__(
         self,
         rules: Rules | str,
@@ -104,19 +122,10 @@ class Table:
         banker: int = 0,
     ) -> None:
         self.rules = get_rules(rules)
-        if not is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-            raise ValueError(f"num_players = {num_players!r}: expected an int in {MIN_PLAYERS}..{MAX_PLAYERS}")
-        num_players = int(num_players)
+        num_players = Table.check_size(self.rules, num_players)
         if not is_int(banker) or not 0 <= banker < num_players:
             raise ValueError(f"banker = {banker!r}: expected a seat in 0..{num_players - 1}")
         banker = int(banker)
-        boxes = (num_players - 1) * self.rules.max_boxes
-        if FIVE_CARDS * boxes + self.rules.banker_card_limit > self.rules.num_decks * CARDS_PER_DECK:
-            raise ValueError(
-                f"num_players = {num_players}: {boxes} boxes of up to five cards and the banker's "
-                f"{self.rules.banker_card_limit} need more than the {self.rules.num_decks}-deck shoe holds; "
-                "use fewer players or boxes, or more decks"
-            )
         chips = [starting_chips] * num_players if is_int(starting_chips) else (
             list(starting_chips) if isinstance(starting_chips, Sequence) else [])
         if len(chips) != num_players or not all(is_int(c) for c in chips):
@@ -406,7 +415,7 @@ class Table:
     def _forfeit_hand(self, index: int) -> None:
         hand = self.hands[index]
         self._reveal_hand(hand, index)
-        self._settle_hand(hand, index, Outcome.LOSE, 1)
+        self._settle_hand(hand, index, *bust(self.rules))
 
     def misdeal(self) -> None:
         """Void the deal in progress (the seed's misdeal rule): every chip returns to where it was
@@ -539,7 +548,7 @@ class Table:
         if hand_class == HandClass.BUST:
             self._reveal_hand(hand, index)
             self._log(EventKind.BUST, seat=hand.seat, hand=index, amount=total)
-            self._settle_hand(hand, index, Outcome.LOSE, 1)
+            self._settle_hand(hand, index, *bust(self.rules))
             return
         if hand_class == HandClass.FIVE_CARD_TRICK:  # a punter hand stops at five cards
             hand.done = True
@@ -622,11 +631,11 @@ class Table:
             self._move((multiple - 1) * stake, seat, banker, seat, index, "pays the banker's Pontoon")
             if bet:
                 self._add_to_shoot(bet, TABLE_ACCOUNT, seat, index, "Shoot bet lost")
-        net = {Outcome.WIN: multiple * stake + bet, Outcome.PUSH: 0}.get(outcome, -multiple * stake - bet)
-        hand.result = net
+        per_stake, per_bet = net(outcome, multiple)
+        hand.result = per_stake * stake + per_bet * bet
         hand.settled = True
         hand.done = True
-        self._log(EventKind.RESULT, seat=seat, hand=index, amount=net, note=outcome.name.lower())
+        self._log(EventKind.RESULT, seat=seat, hand=index, amount=hand.result, note=outcome.name.lower())
 
     def _settle_showdown(self) -> None:
         """The banker collects from losing hands first, then pays winning hands, in dealing order."""

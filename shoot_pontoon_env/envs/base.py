@@ -1,9 +1,10 @@
 """What the punter and banker envs share: the Gymnasium front door of one seat's episode.
 
 The env checks its arguments into a :class:`SeatConfig` and picks either engine for each episode (the
-batched engine at one table, or the reference Table, ``seat/``); the episode decides everything about
-the game. This layer turns actions into indices, refuses illegal ones (raise or forfeit), and draws
-pictures from whichever engine plays.
+batched engine at one table, or the reference Table: ``seat.episode.EngineChoice``); the episode
+decides everything about the game, an illegal index included (``seat/episode.py``'s contract). This
+layer turns actions into indices, raises for an illegal one under ``strict`` (``seat.episode.refuse``)
+or says what became of it, and draws pictures from whichever engine plays.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..actions import IllegalActionError
+from ..actions import is_int
 from ..cards import parse_cards
 from ..engine.hand import Hand
 from ..engine.table import Table
@@ -34,7 +35,7 @@ from ..seat.arguments import (
 )
 from ..seat.config import SeatConfig, player_arguments
 from ..seat.encoding import ObservationEncoder
-from ..seat.episode import Episode
+from ..seat.episode import EngineChoice, Episode, refuse
 from ..seat.features import COMPACT_SIZE
 from ..seat.table_episode import TableEpisode
 from ..players.policy import Policy
@@ -49,15 +50,9 @@ def action_index(action: Any, n: int) -> int:
     """The index of an action of ``Discrete(n)``; anything outside the space is an error (not a
     forfeit: it is not an action at all). The multi-agent env shares it."""
     value = action.item() if isinstance(action, np.ndarray) and action.size == 1 else action
-    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) and 0 <= value < n:
+    if is_int(value) and 0 <= value < n:
         return int(value)
     raise ValueError(f"action {action!r} is not in the action space Discrete({n})")
-
-
-def illegal_message(action_table: ActionTable, index: int, mask: np.ndarray) -> str:
-    """What an illegal index meant and which were legal (the single-seat and multi-agent envs' words)."""
-    return (f"illegal action {index} ({action_table.entries[index].label}); legal were "
-            f"{action_table.describe(np.flatnonzero(mask))}")
 
 
 def stacked_option(options: dict[str, Any] | None) -> list[int] | None:
@@ -113,7 +108,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         self.starting_chips = check_starting_chips(starting_chips)
         self.render_mode = check_render_mode(render_mode)
         self.engine = check_engine(engine)
-        Table(rules, num_players, rng=np.random.default_rng(0))  # the Table checks the table size
+        Table.check_size(rules, num_players)
         self.encoder = ObservationEncoder(rules, num_players, self.starting_chips)
         self.action_space = spaces.Discrete(len(action_table))
         self.observation = check_observation(observation)
@@ -125,8 +120,9 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         self._player_arguments = player_arguments(role, num_players, seat, punters_argument)
         self._role_pairs: dict[int, tuple[Policy, Policy]] = {}
         self._config = self._build_config()
-        self._table_episode: TableEpisode | None = None
-        self._kernel_episode = self._batched_episode()
+        self._engines: EngineChoice[Episode] = EngineChoice(self.engine, self._kernel_episode,
+                                                            self._reference_episode)
+        self._engines.batched_episode  # noqa: B018 - built now: an error names the argument at construction
         self._episode: Episode | None = None
         """The episode under way (None before the first reset)."""
         self._last_message = ""
@@ -158,33 +154,22 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         public ``players``, ``illegal_action_penalty`` or ``deals_per_episode`` have changed since."""
         if self._config.settings() != (self._seated_players(), self.illegal_action_penalty, self.deals_per_episode):
             self._config = self._build_config()
-            self._kernel_episode = self._batched_episode()  # a new batch has no shoe to carry over
-            if self._table_episode is not None:
-                self._table_episode.config = self._config
+            self._engines.renew_batched()  # a new batch has no shoe to carry over
+            self._engines.batched_episode  # noqa: B018 - built now, as at construction
+            if self._engines.table_episode is not None:
+                self._engines.table_episode.config = self._config
         return self._config
 
-    def _batched_episode(self) -> Episode | None:
+    def _kernel_episode(self) -> Episode:
         """The batched engine at one table (the kernel that ``gym.make_vec`` steps; ``tests/vector``
-        holds it to the Table step by step), or None where the Table plays the episodes:
-        ``engine="table"``, or under ``"auto"`` a table the batched engine cannot play (an arbitrary
-        Python Policy, or chip counts that could pass its int32 limit)."""
-        if self.engine == "table":
-            return None
+        holds it to the Table step by step); a ValueError where it cannot play the config (an
+        arbitrary Python Policy, or chip counts that could pass its int32 limit)."""
         from ..vector.kernel_episode import KernelEpisode  # here: numba loads with the first batched env
-        try:
-            return KernelEpisode(self._config)
-        except ValueError as error:
-            if self.engine == "batched":
-                raise ValueError(f"engine = 'batched': {error}") from None
-            return None
 
-    def _engine_for(self, stacked: list[int] | None) -> Episode:
-        """The batched engine where it plays this config, else (and for a stacked deal) the Table."""
-        if self._kernel_episode is not None and stacked is None:
-            return self._kernel_episode
-        if self._table_episode is None:
-            self._table_episode = TableEpisode(self._config)
-        return self._table_episode
+        return KernelEpisode(self._config)
+
+    def _reference_episode(self) -> Episode:
+        return TableEpisode(self._config)
 
     @property
     def table(self) -> Table | None:
@@ -203,7 +188,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         super().reset(seed=check_seed(seed))
         stacked = stacked_option(options)
         self.config  # noqa: B018 - brings the config (and both engines' episodes) up to date
-        episode = self._engine_for(stacked)
+        episode = self._engines.episode(stacked is not None)
         carry = seed is None and episode is self._episode
         self._episode = None
         try:
@@ -223,12 +208,12 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         if episode.terminal:
             raise RuntimeError("the episode is over: call reset() before step()")
         index = action_index(action, self.action_space.n)
-        illegal = not episode.mask[index]
-        if illegal:
-            self._refuse(index)
-        observation, reward, terminated = episode.step(index, self.np_random)
+        if not episode.mask[index]:
+            message = refuse(self.action_table, index, episode.mask, lambda: episode.view.legal, self.strict)
+            self._last_message = message + ": the hand in play is forfeited and the episode ends"
+        observation, reward, terminated = episode.step(index, self.np_random)  # it forfeits an illegal index
         info = self._info()
-        if illegal:
+        if episode.illegal:
             info["illegal_action"] = np.array(True)  # what happened: last_message
         if self.render_mode == "human":
             self.render()
@@ -274,14 +259,6 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         play action indices 0, 1, ...; the rgb_array picture shows the key of each legal action."""
         return keys_to_action(self.action_table)
 
-    def _refuse(self, index: int) -> None:
-        """An illegal action: raise (strict; nothing changes) or say what happens to it."""
-        message = illegal_message(self.action_table, index, self._episode.mask)
-        if self.strict:
-            raise IllegalActionError(f"index {index} ({self.action_table.entries[index].label})",
-                                     self.view.legal, message)
-        self._last_message = message + ": the hand in play is forfeited and the episode ends"
-
     def _info(self) -> dict[str, Any]:
         """The same keys at every step, each value a numpy array of a fixed dtype and shape (0-d for
         the scalars): ``action_mask`` (n,) bool, ``illegal_action`` () bool, ``deal`` () int64. Readers
@@ -309,7 +286,7 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         reset, the one an episode without a stacked deal will use)."""
         if self._episode is not None:
             return self._episode.engine
-        return "batched" if self._kernel_episode is not None else "table"
+        return "batched" if self._engines.batched_episode is not None else "table"
 
     def hands(self) -> list[Hand]:
         """Every punter hand at the table now, face-down cards too (for records once the deal is

@@ -1,7 +1,9 @@
-"""Trained models in the installed package: read without running anything the file holds
-(``safe_load``), acting on an env's observations (``trained.TrainedPolicy``), and seated at a table as
-a player (``player.PolicyPlayer``). ``python -m shoot_pontoon_env.play`` seats trained opponents with
-them; the checkout's ``agents/`` builds its trained agent on the same pieces.
+"""Policies over an env's observations and trained models in the installed package: the observation
+policy base and users' callables (``player.ObservationPolicy``, ``player.CallablePolicy``), models read
+without running anything the file holds (``safe_load``) and played as policies
+(``trained.TrainedPlayer``), and the one resolver of a policy from a name, a model file, a callable
+or a Policy (``resolve.make_policy``). ``python -m shoot_pontoon_env.play`` seats its opponents with
+it; the checkout's ``agents/`` builds its agents on the same pieces.
 
 Reading a model needs the ``train`` extra (pyyaml, torch, stable-baselines3, sb3-contrib); nothing is
 imported here, so that ``import shoot_pontoon_env.models.player`` needs none of it.

@@ -1,10 +1,15 @@
-"""Policies seated at the table as players (each a :class:`Policy`): a policy over an env's
-observations (:class:`PolicyPlayer`; a network as numpy arrays, :class:`ActorPlayer`), and the
-solver's policies by name (:func:`solver_player`).
+"""Policies over an env's observations, each a :class:`Policy` that can sit anywhere a rule-based one does:
+:class:`ObservationPolicy` (the base: ``choose(observation, mask, rng) -> index``, and
+``choose_batch`` for many rows at once), :class:`CallablePolicy` (a user's function), a network as
+numpy arrays (:class:`ActorPlayer`); and the solver's policies by name (:func:`solver_player`, which
+``models.resolve.make_policy`` calls).
 
-For a :class:`PolicyPlayer` the seat's view is encoded as that env encodes it, the policy answers an
-index of the env's action table, and the index becomes the :class:`Action` the Table applies. The env
-is the one the policy acts in: its rules, table size, starting chips and action table.
+An observation policy is bound to the env it acts in (:meth:`ObservationPolicy.bind`, an
+:class:`EnvContext`: its rules, table size, starting chips and action table). Asked through a
+:class:`SeatView` (``act``: a table's opponents, terminal play, the solver's best responses, the
+whole table), it encodes the view as that env encodes it, chooses an index of the env's action table,
+and the index becomes the :class:`Action` the Table applies. Asked through an env's observations
+(``choose``, ``choose_batch``: the agent's own seat, ``evaluate``), it answers the index.
 
 The solver's players are built here, in the installed package, so that ``python -m
 shoot_pontoon_env.play`` seats the same ``optimal`` and ``basic`` that the checkout's ``agents/``
@@ -13,26 +18,74 @@ shoot_pontoon_env.play`` seats the same ``optimal`` and ``basic`` that the check
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+import inspect
+import operator
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..actions import Action, ActionKind
 from ..engine.view import SeatView
+from ..players.policy import Policy
+from ..players.roles import ROLES
 from ..rules import Rules
 from ..seat.action_table import ActionTable
 from ..seat.encoding import ObservationEncoder
 from ..seat.features import COMPACT_SIZE, compact_observation
-from ..players.policy import Policy
-from ..players.roles import ROLES
 from .mlp import ActorArrays
 
 if TYPE_CHECKING:
+    import gymnasium as gym
+
     from ..solver.player import OptimalPunter
+    from ..vector.policy import BatchPlayer
 
 SOLVER_PLAYERS = ("optimal", "basic")
 """The names :func:`solver_player` builds."""
+
+
+@dataclass(frozen=True)
+class EnvContext:
+    """What a policy over observations needs to know of the env it acts in: how its observations are
+    encoded (rules, table size, starting chips) and what its action indices mean (the action table).
+    The spaces and the id are the env's, where it was read from one (a trained model is rebuilt for
+    them)."""
+
+    rules: Rules
+    action_table: ActionTable
+    starting_chips: int
+    num_players: int
+    observation_space: gym.Space | None = None
+    """The env's own (flat) observation space; trained policies are rebuilt for it."""
+    action_space: gym.Space | None = None
+    env_id: str | None = None
+
+    @classmethod
+    def of(cls, env: Any) -> EnvContext:
+        """The context of a single-seat env (or an :class:`EnvContext`, returned as it is)."""
+        if isinstance(env, EnvContext):
+            return env
+        base = getattr(env, "unwrapped", env)
+        missing = [a for a in ("rules", "action_table", "starting_chips", "num_players") if not hasattr(base, a)]
+        if missing:
+            raise TypeError(f"{env!r}: expected a single-seat env of this package or an EnvContext (it has no "
+                            f"{', '.join(missing)})")
+        spec = getattr(base, "spec", None)
+        return cls(rules=base.rules, action_table=base.action_table, starting_chips=base.starting_chips,
+                   num_players=base.num_players, observation_space=getattr(base, "observation_space", None),
+                   action_space=getattr(base, "action_space", None), env_id=spec.id if spec is not None else None)
+
+
+def idle_index(action_mask: np.ndarray) -> int:
+    """The index a policy answers for a row with no decision pending, instead of raising: the row of a
+    table that a ``NEXT_STEP`` vector env resets on this step (it ignores that action and hands a mask
+    that allows every index) or an empty mask. The first index the mask allows, else 0."""
+    legal = np.flatnonzero(action_mask)
+    return int(legal[0]) if len(legal) else 0
+
+
 def action_table_roles(action_table: ActionTable) -> tuple[str, ...]:
     """The roles an action table can play: a stake is only a punter's, keeping or selling the bank only
     the banker's (the single-seat envs' tables have one; the whole table's seat table has both)."""
@@ -41,73 +94,205 @@ def action_table_roles(action_table: ActionTable) -> tuple[str, ...]:
         ActionKind.STAKE in kinds, bool(kinds & {ActionKind.KEEP_BANK, ActionKind.SELL_BANK}))) if has)
 
 
-class PolicyPlayer(Policy):
-    """Base class: subclasses implement :meth:`choose` (observation and mask in, action index out)."""
+class ObservationPolicy(Policy):
+    """A :class:`Policy` that decides on an env's observations: subclasses implement :meth:`choose`
+    (one observation and its action mask in, an index of the env's action table out) and may
+    implement :meth:`choose_batch` (a row per table; set ``batched`` where it does the batch at once).
 
-    def __init__(self, rules: Rules, num_players: int, starting_chips: int, action_table: ActionTable,
-                 name: str) -> None:
-        self.action_table = action_table
-        self.encoder = ObservationEncoder(rules, num_players, starting_chips)
-        self.name = name
+    It is bound to the env it acts in (:meth:`bind`, an env or an :class:`EnvContext`) before it is
+    asked; ``act(view, rng)`` then encodes a seat's view as that env does and asks :meth:`choose`, so
+    it sits at a table as any rule-based policy: as an env's opponent, in terminal play, at the whole
+    table, and in the solver's best responses (each asks through views).
+    """
 
+    name = "observation policy"
+    batched = False
+    """Whether :meth:`choose_batch` acts on the whole batch at once (``evaluate`` then plays it on the
+    batched engine)."""
+
+    def __init__(self, context: EnvContext | Any | None = None, name: str | None = None) -> None:
+        self.context: EnvContext | None = None
+        self._encoder: ObservationEncoder | None = None
+        if name is not None:
+            self.name = name
+        if context is not None:
+            self.bind(context)
+
+    # ------------------------------------------------------------------ the env it acts in
+    def bind(self, context: EnvContext | Any) -> ObservationPolicy:
+        """Bind to the env the policy acts in (an env of this package or an :class:`EnvContext`);
+        returns the policy itself."""
+        self.context = EnvContext.of(context)
+        self._encoder = None
+        return self
+
+    def _bound(self) -> EnvContext:
+        if self.context is None:
+            raise RuntimeError(f"{self.name}: bind it to the env it acts in (bind(env)) before it is asked")
+        return self.context
+
+    @property
+    def encoder(self) -> ObservationEncoder:
+        """How the bound env encodes a seat's view."""
+        if self._encoder is None:
+            context = self._bound()
+            self._encoder = ObservationEncoder(context.rules, context.num_players, context.starting_chips)
+        return self._encoder
+
+    @property
+    def action_table(self) -> ActionTable:
+        """The bound env's action table (what :meth:`choose`'s indices mean)."""
+        return self._bound().action_table
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        """The roles the bound env's action table plays (``action_table_roles``): asked to decide in
+        another, it has no legal index and raises. Both before it is bound."""
+        if self.context is None:
+            return ROLES
+        return action_table_roles(self.context.action_table)
+
+    # ------------------------------------------------------------------ deciding
     def choose(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
-        raise NotImplementedError
+        """The action index for one observation of the bound env (a row with no decision pending, as a
+        ``NEXT_STEP`` vector env hands on its reset step, gets a valid index: :func:`idle_index`)."""
+        raise NotImplementedError(f"{type(self).__name__} does not implement choose()")
+
+    def choose_batch(self, observations: np.ndarray, action_masks: np.ndarray,
+                     rng: np.random.Generator) -> np.ndarray:
+        """One action index per row of a batch (many tables at once). This default asks :meth:`choose`
+        row by row; a policy that does the whole batch at once overrides it and sets ``batched``."""
+        return np.array([self.choose(o, m, rng) for o, m in zip(observations, action_masks)], dtype=np.int64)
 
     def act(self, view: SeatView, rng: np.random.Generator) -> Action:
-        mask = self.action_table.mask(view)
+        table = self.action_table
+        mask = table.mask(view)
         index = self.choose(self.encoder.encode(view), mask, rng)
-        action = self.action_table.to_action(index, view)
+        action = table.to_action(index, view) if 0 <= index < len(table) else None
         if action is None or not mask[index]:
             raise RuntimeError(f"{self.name} chose index {index}, which is not legal here")
         return action
 
-    @property
-    def roles(self) -> tuple[str, ...]:
-        """The roles this policy's action table plays (``action_table_roles``): asked to decide in
-        another, it has no legal index and raises."""
-        return action_table_roles(self.action_table)
+    # ------------------------------------------------------------------ the batched engine
+    def batch_player(self) -> BatchPlayer | None:
+        """How the batched engine plays this policy in the agent's seat by itself, with no Python per
+        step (a rule-based player, a solver's policy table, uniform over the mask), or None: it is
+        asked through :meth:`choose_batch` (``batched``) or on the scalar env."""
+        return None
 
     def kernel_network(self) -> tuple[ActorArrays, str] | None:
-        """The numpy actor this player chooses by and the observation it reads (``"flat"`` or
+        """The numpy actor this policy chooses by and the observation it reads (``"flat"`` or
         ``"compact"``), for the batched engine to play it inside the kernel at a whole table
         (``multiagent.batched_env``); None: a policy the kernel cannot play (this base class's)."""
         return None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+def _takes_rng(function: Callable[..., Any]) -> bool:
+    """Whether ``function`` takes a third positional argument (the Generator)."""
+    try:
+        parameters = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):  # a builtin without a signature: called with two
+        return False
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return any(p.kind == p.VAR_POSITIONAL for p in parameters) or len(positional) >= 3
+
+
+class CallablePolicy(ObservationPolicy):
+    """A user's function as a policy: ``function(observation, action_mask)`` (or with a third
+    argument, the Generator: ``function(observation, action_mask, rng)``) returning an action index of
+    the bound env; with ``batched=True``, a function over a batch (one row per table) returning one
+    index per row. Bound like any :class:`ObservationPolicy` (``models.resolve.make_policy`` binds it
+    to the seat it is given for)."""
+
+    def __init__(self, function: Callable[..., Any], *, batched: bool = False, name: str | None = None,
+                 context: EnvContext | Any | None = None) -> None:
+        if not callable(function):
+            raise TypeError(f"CallablePolicy: {function!r} is not callable: expected a function of an "
+                            "observation and an action mask")
+        self.function = function
+        self.batched = bool(batched)
+        self._rng = _takes_rng(function)
+        super().__init__(context, name or getattr(function, "__name__", type(function).__name__))
+
+    def _call(self, observations: np.ndarray, masks: np.ndarray, rng: np.random.Generator) -> Any:
+        return self.function(observations, masks, rng) if self._rng else self.function(observations, masks)
+
+    def _index(self, value: Any) -> int:
+        try:
+            return operator.index(value)
+        except TypeError:
+            raise TypeError(f"{self.name}: returned {value!r}: expected an action index (an int)") from None
+
+    def choose(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        if self.batched:
+            return int(self.choose_batch(np.asarray(observation)[None], np.asarray(action_mask)[None], rng)[0])
+        return self._index(self._call(observation, action_mask, rng))
+
+    def choose_batch(self, observations: np.ndarray, action_masks: np.ndarray,
+                     rng: np.random.Generator) -> np.ndarray:
+        if not self.batched:
+            return super().choose_batch(observations, action_masks, rng)
+        chosen = np.asarray(self._call(observations, action_masks, rng))
+        if chosen.shape != (len(observations),) or not np.issubdtype(chosen.dtype, np.integer):
+            raise TypeError(f"{self.name}: returned {chosen.dtype} of shape {chosen.shape} for {len(observations)} "
+                            f"rows: expected one action index (an int) per row")
+        return chosen.astype(np.int64, copy=False)
 
 
 OBSERVATIONS = ("flat", "compact")
 """What a network at the table reads: the seat's flat observation or its compact features."""
 
 
-class ActorPlayer(PolicyPlayer):
+class ActorPlayer(ObservationPolicy):
     """A network given as numpy arrays (:class:`ActorArrays`) at the table: its deterministic action
     (``ActorArrays.act``) of the seat's flat observation, or of its compact features
     (``observation="compact"``), over ``action_table`` (the single-seat env's it acts in). What a
     :class:`~shoot_pontoon_env.models.trained.TrainedPlayer` does, without torch or a model file; the
     batched engine plays it inside the kernel at a whole table."""
 
+    batched = True
+
     def __init__(self, actor: ActorArrays, rules: Rules, num_players: int, starting_chips: int,
                  action_table: ActionTable, name: str = "actor", observation: str = "flat") -> None:
-        super().__init__(rules, num_players, starting_chips, action_table, name)
         if observation not in OBSERVATIONS:
             raise ValueError(f"observation = {observation!r}: expected one of {list(OBSERVATIONS)}")
-        inputs = COMPACT_SIZE if observation == "compact" else self.encoder.size
-        if actor.num_inputs != inputs or actor.num_actions != len(action_table):
-            raise ValueError(f"an actor of {actor.num_inputs} inputs and {actor.num_actions} actions: this "
-                             f"seat's {observation} observation has {inputs} values and its action table "
-                             f"{len(action_table)} indices")
         self.actor = actor
         self.observation = observation
+        super().__init__(EnvContext(rules=rules, action_table=action_table, starting_chips=starting_chips,
+                                    num_players=num_players), name)
+
+    def bind(self, context: EnvContext | Any) -> ActorPlayer:
+        """Bind to an env whose observation and action table fit the actor (a ValueError otherwise)."""
+        super().bind(context)
+        inputs = COMPACT_SIZE if self.observation == "compact" else self.encoder.size
+        table = self.action_table
+        if self.actor.num_inputs != inputs or self.actor.num_actions != len(table):
+            raise ValueError(f"an actor of {self.actor.num_inputs} inputs and {self.actor.num_actions} actions: "
+                             f"this seat's {self.observation} observation has {inputs} values and its action "
+                             f"table {len(table)} indices")
+        return self
 
     def choose(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         if self.observation == "compact":
             observation = compact_observation(observation)
         return self.actor.act(observation, action_mask)
 
+    def choose_batch(self, observations: np.ndarray, action_masks: np.ndarray,
+                     rng: np.random.Generator) -> np.ndarray:
+        """The whole batch in one pass of the numpy actor (what :meth:`choose` plays row by row)."""
+        if self.observation == "compact":
+            observations = compact_observation(observations)
+        return np.asarray(self.actor.act(np.asarray(observations), np.asarray(action_masks)),
+                          dtype=np.int64).reshape(len(observations))
+
     def __repr__(self) -> str:
         return f"ActorPlayer({self.name!r}, {self.observation} observation)"
 
     def kernel_network(self) -> tuple[ActorArrays, str] | None:
-        if type(self).choose is not ActorPlayer.choose or type(self).act is not PolicyPlayer.act:
+        if type(self).choose is not ActorPlayer.choose or type(self).act is not ObservationPolicy.act:
             return None  # a subclass that decides otherwise
         return self.actor, self.observation
 
@@ -126,7 +311,8 @@ def shoot_allowance(rules: Rules, levels: Sequence[int] | None = None) -> int:
 
 def solver_player(name: str, rules: Rules, banker: Policy | None = None,
                   shoot_bet_levels: Sequence[int] | None = None) -> OptimalPunter:
-    """A solver's policy by name (``SOLVER_PLAYERS``), named so at the table.
+    """A solver's policy by name (``SOLVER_PLAYERS``), named so at the table: the one place that builds
+    them (``models.resolve.make_policy`` calls it for these names).
 
     ``optimal``: the exact solution for the rules and shoe against ``banker`` (a free banker; None:
     the solver's stand on 17), with its Shoot bets at every betting point the rules have, solved for

@@ -1,5 +1,7 @@
-"""A saved stable-baselines3 / sb3-contrib model acting on an env's observations, and where models are
-found (a path, a run folder, or ``zoo:NAME`` in a model zoo folder).
+"""A saved stable-baselines3 / sb3-contrib model as a policy (:class:`TrainedPlayer`, an
+``ObservationPolicy``: at a table, in an env's agent seat, in ``evaluate``), the model rebuilt for one
+env's spaces (:class:`TrainedPolicy`: its numpy actor and torch's predict), and where models are found
+(a path, a run folder, or ``zoo:NAME`` in a model zoo folder).
 
 Loading never unpickles: the policy is rebuilt from the run's configuration and the tensors are read
 with torch's weights-only loader (:mod:`.safe_load`), so a crafted ``.zip`` cannot run code.
@@ -12,12 +14,10 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 
-from ..rules import Rules
-from ..seat.action_table import ActionTable
 from ..seat.features import COMPACT_SIZE, compact_observation
 from .mlp import ActorArrays
-from .player import PolicyPlayer
-from .safe_load import ModelConfig, ModelFileError, load_policy
+from .player import EnvContext, ObservationPolicy
+from .safe_load import ModelConfig, ModelFileError, load_policy, model_config
 
 
 # --------------------------------------------------------------------------- finding a model
@@ -100,22 +100,75 @@ class TrainedPolicy:
         return actions
 
 
-class TrainedPlayer(PolicyPlayer):
-    """A trained policy at the table, deterministic, in the seat of the env it was rebuilt for (one
-    decision at a time: played by its numpy actor)."""
+def run_name(path: Path) -> str:
+    """How a model is named by its file: its run folder's name (``RUN`` for ``RUN/model.zip``), and a
+    checkpoint by its run and steps (``RUN:model_STEPS_steps``)."""
+    run = path.parent.parent.name if path.parent.name == "checkpoints" else path.parent.name
+    return run if path.name == "model.zip" else f"{run}:{path.stem}"
 
-    def __init__(self, trained: TrainedPolicy, rules: Rules, num_players: int, starting_chips: int,
-                 action_table: ActionTable, name: str) -> None:
-        super().__init__(rules, num_players, starting_chips, action_table, name)
-        self.trained = trained
+
+class TrainedPlayer(ObservationPolicy):
+    """A saved PPO or MaskablePPO model as a policy (deterministic by default; masked when it can).
+
+    ``path``: a model ``.zip``, a run folder holding ``model.zip``, or ``zoo:NAME`` (a model of the
+    folder ``zoo``). The run's configuration is read safely at construction; the policy is rebuilt
+    for the spaces of the env it is bound to (:meth:`bind`, which refuses a model whose weights do not
+    fit that env). One decision at a time it plays its numpy actor (``choose``, what the batched
+    engine plays inside the kernel), a batch in one forward pass of torch (``choose_batch``)."""
+
+    batched = True
+
+    def __init__(self, path: str | Path, *, name: str | None = None, deterministic: bool = True,
+                 zoo: Path | None = None, config: ModelConfig | None = None,
+                 env: gym.Env | EnvContext | None = None) -> None:
+        path = model_file(path, zoo)
+        self.path = path
+        self.config = config if config is not None else model_config(path)
+        self.algo = self.config.algo
+        self.observation = self.config.observation
+        self.deterministic = deterministic
+        self.trained: TrainedPolicy | None = None
+        super().__init__(None, name or run_name(path))
+        if env is not None:
+            self.bind(env)
+
+    def bind(self, context: gym.Env | EnvContext) -> TrainedPlayer:
+        """Rebuild the policy for the spaces of ``context`` (an env, or an EnvContext read from one)."""
+        super().bind(context)
+        bound = self._bound()
+        if bound.observation_space is None or bound.action_space is None:
+            raise ValueError(f"{self.name}: bind a trained model to an env (or EnvContext.of(env)), which gives "
+                             "the spaces its policy is rebuilt for")
+        self.trained = TrainedPolicy(self.path, self.config, bound.env_id, bound.observation_space,
+                                     bound.action_space)
+        return self
+
+    @property
+    def policy(self):
+        """The rebuilt SB3 policy (None before :meth:`bind`)."""
+        return None if self.trained is None else self.trained.policy
+
+    def _model(self) -> TrainedPolicy:
+        if self.trained is None:
+            raise RuntimeError(f"{self.name}: bind the model to an env (bind(env)) before it acts")
+        return self.trained
 
     def choose(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
-        return self.trained.act(observation, action_mask)
+        trained = self._model()
+        if self.deterministic:
+            return trained.act(observation, action_mask)
+        return int(np.asarray(trained.predict(observation, action_mask, False)).reshape(-1)[0])
+
+    def choose_batch(self, observations: np.ndarray, action_masks: np.ndarray,
+                     rng: np.random.Generator) -> np.ndarray:
+        """One forward pass of the policy for the whole batch."""
+        actions = self._model().predict(observations, action_masks, self.deterministic)
+        return np.asarray(actions, dtype=np.int64).reshape(len(observations))
 
     def kernel_network(self) -> tuple[ActorArrays, str] | None:
         """The model's numpy actor and the observation it reads, for the batched engine to play it
-        inside the kernel (``PolicyPlayer.kernel_network``): what :meth:`choose` plays."""
-        if (type(self).choose is not TrainedPlayer.choose or type(self).act is not PolicyPlayer.act
-                or type(self.trained).act is not TrainedPolicy.act):
-            return None  # a subclass that decides otherwise
+        inside the kernel (``ObservationPolicy.kernel_network``): what :meth:`choose` plays."""
+        if (self.trained is None or not self.deterministic or type(self).choose is not TrainedPlayer.choose
+                or type(self).act is not ObservationPolicy.act or type(self.trained).act is not TrainedPolicy.act):
+            return None  # unbound, sampling, or a subclass that decides otherwise
         return self.trained.actor, self.trained.config.observation

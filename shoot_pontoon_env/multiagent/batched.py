@@ -4,7 +4,7 @@ Gymnasium ``VectorEnv`` (so that Gymnasium's vector wrappers take it)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -13,16 +13,14 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..actions import IllegalActionError
 from ..envs.picture import render_rgb
 from ..envs.render import render_text
 from ..envs.window import SeatWindow
-from ..rules import Rules
 from ..seat.arguments import check_int, check_seed
-from ..players.policy import Policy
+from ..seat.episode import refuse
 from ..vector.tables import KEY_RANGE, MAX_TABLES
 from ..vector.whole_table import WholeTableBatch
-from .config import WholeTableSettings, first_banker_of, whole_table_settings
+from .config import WholeTableSettings, first_banker_of, takes_table_arguments, whole_table_settings
 
 RENDER_MODES = ("ansi", "rgb_array")
 """What ``render()`` draws: a frame per table, as the AEC env draws its seat to act."""
@@ -110,37 +108,21 @@ class BatchedTableEnv(VectorEnv):
     table as its seat to act sees it, or where its episode just ended the seat that acted last),
     and the AEC env's ``rules``, ``num_players``, ``first_banker``, ``stake_levels``,
     ``shoot_bet_levels``, ``buy_levels``, ``deals_per_episode``, ``max_cycles``,
-    ``illegal_action_penalty``, ``strict`` and ``starting_chips``.
+    ``illegal_action_penalty``, ``strict`` and ``starting_chips`` (by keyword: the whole table's
+    arguments are ``multiagent.config.whole_table_settings``', written there once).
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4,  # noqa: RUF012 - Gymnasium's
                 "autoreset_mode": AutoresetMode.NEXT_STEP}
     autoreset_mode = AutoresetMode.NEXT_STEP
 
-    def __init__(
-        self,
-        num_tables: int,
-        rules: str | Rules = "shoot",
-        num_players: int = 4,
-        first_banker: int | str = 0,
-        stake_levels: Sequence[int] | None = None,
-        shoot_bet_levels: Sequence[int] | None = None,
-        buy_levels: Sequence[float] | None = None,
-        deals_per_episode: int | None = None,
-        max_cycles: int | None = None,
-        illegal_action_penalty: float = 1.0,
-        strict: bool = False,
-        starting_chips: int = 1000,
-        players: Mapping[int, Policy | str] | None = None,
-        render_mode: str | None = None,
-    ) -> None:
+    @takes_table_arguments()
+    def __init__(self, num_tables: int, *, render_mode: str | None = None, **table: Any) -> None:
         self.num_tables = check_int("num_tables", num_tables, 1, MAX_TABLES)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode = {render_mode!r}: expected None or one of {RENDER_MODES} "
                              "(a frame per table; 'human' is the AEC env's)")
-        self.settings = whole_table_settings(
-            rules, num_players, first_banker, stake_levels, shoot_bet_levels, buy_levels, deals_per_episode,
-            max_cycles, illegal_action_penalty, strict, starting_chips, players)
+        self.settings = whole_table_settings(**table)
         config = self.settings.config
         self.num_envs = self.num_tables
         self.render_mode = render_mode
@@ -193,10 +175,9 @@ class BatchedTableEnv(VectorEnv):
         illegal = ~batch.mask[np.arange(self.num_tables), actions] & ~resets & ~waiting
         if self.settings.strict and illegal.any():
             i = int(np.flatnonzero(illegal)[0])
-            index = int(actions[i])
-            raise IllegalActionError(f"index {index} ({self.action_table.entries[index].label})",
-                                     batch.seat_view(i, int(batch.seats[i])).legal,
-                                     f"table {i}, seat {batch.seats[i]}: index {index} is not legal now")
+            seat = int(batch.seats[i])
+            refuse(self.action_table, int(actions[i]), batch.mask[i], lambda: batch.seat_view(i, seat).legal, True,
+                   f"table {i}, seat {seat}")
         if resets.any():
             for i in np.flatnonzero(resets):
                 batch.bankers[i] = first_banker_of(self.settings, self.np_random)

@@ -1,10 +1,13 @@
 """One whole table's episode on either engine, every seat an agent: on the Table (the readable
 reference) or on the batched engine at one table (``vector/whole_table.py``). The AEC env picks one
-per episode and asks it the same questions, so it has no branches per engine of its own."""
+per episode (``seat.episode.EngineChoice``) and asks it the same questions, so it has no branches per
+engine of its own. A whole table's episode keeps the contract one seat's does (``seat/episode.py``):
+it judges an index by its own ``mask``, forfeits and charges the penalty for an illegal one, and
+never raises for it."""
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 
 import numpy as np
 
@@ -12,22 +15,22 @@ from ..engine.events import Event
 from ..engine.table import Phase, Table
 from ..engine.view import SeatView, seat_view
 from ..seat.config import SeatConfig
-from ..seat.episode import TableFacts
+from ..seat.episode import BaseEpisode, TableFacts
 from ..seat.table_episode import carry_shoe, child_rng, table_facts
 from ..vector.whole_table import WholeTableBatch
 
 
-class WholeTableEpisode(ABC):
+class WholeTableEpisode(BaseEpisode):
     """A whole table's episode: :meth:`reset` deals the first deal, :meth:`step` plays the action
-    index of the seat to act (an illegal one forfeits its hands in play, ``Table.forfeit``) and the
-    table on to the next decision. ``to_act`` is the seat to act (None once over), ``deals`` the
-    deals started, ``banker`` the seat holding the bank."""
-
-    engine: str
-    """``"table"`` or ``"batched"``."""
+    index of the seat to act (an illegal one forfeits its hands in play, ``Table.forfeit``, and the
+    others play on) and the table on to the next decision. ``to_act`` is the seat to act (None once
+    over), ``mask`` its legal indices, ``deals`` the deals started, ``banker`` the seat holding the
+    bank."""
 
     def __init__(self, config: SeatConfig) -> None:
-        self.config = config
+        super().__init__(config)
+        self.terminal = False
+        self.illegal = False
 
     @abstractmethod
     def reset(self, np_random: np.random.Generator, banker: int, *, carry: bool,
@@ -35,11 +38,18 @@ class WholeTableEpisode(ABC):
         """A new episode with ``banker`` banking first; ``carry``: a persistent shoe carries over from
         this object's last episode; ``stacked``: the first deal's cards (the Table only)."""
 
+    def step(self, index: int, np_random: np.random.Generator) -> tuple[list[float], bool]:
+        """Play ``index`` for the seat to act, or forfeit its hands in play where ``mask`` does not
+        allow it: every seat's reward (its wealth's change in base stakes, the penalty on top for an
+        illegal index) and whether the episode is over. ``np_random`` is the env's (the kernel's random
+        table players draw from it)."""
+        self.illegal = not self.mask[index]
+        rewards, self.terminal = self._play(index, self.illegal, np_random)
+        return rewards, self.terminal
+
     @abstractmethod
-    def step(self, index: int, illegal: bool, np_random: np.random.Generator) -> tuple[list[float], bool]:
-        """Play ``index`` for the seat to act (``illegal``: forfeit instead): every seat's reward (its
-        wealth's change in base stakes, the penalty on top for an illegal index) and whether the
-        episode is over. ``np_random`` is the env's (the kernel's random table players draw from it)."""
+    def _play(self, index: int, illegal: bool, np_random: np.random.Generator) -> tuple[list[float], bool]:
+        """:meth:`step` on this engine, told whether ``index`` is illegal."""
 
     @abstractmethod
     def observe(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
@@ -82,6 +92,7 @@ class ReferenceWholeTable(WholeTableEpisode):
         super().__init__(config)
         self.learners = learners or (True,) * config.num_players
         self.table: Table | None = None
+        self.mask = np.zeros(len(config.action_table), dtype=bool)
         self._stacked = False
         self._deals = 0
         self._marks: list[int] = []
@@ -99,8 +110,10 @@ class ReferenceWholeTable(WholeTableEpisode):
         self._marks = [table.wealth(s) for s in range(config.num_players)]  # the first step pays what moves now
         if self._play_on(np_random):
             raise RuntimeError("the episode ended before a learner's first decision")  # refused by the settings
+        self.terminal = self.illegal = False
+        self._refresh()
 
-    def step(self, index: int, illegal: bool, np_random: np.random.Generator) -> tuple[list[float], bool]:
+    def _play(self, index: int, illegal: bool, np_random: np.random.Generator) -> tuple[list[float], bool]:
         table = self.table
         offender = table.to_act
         if illegal:
@@ -108,6 +121,7 @@ class ReferenceWholeTable(WholeTableEpisode):
         else:
             table.apply(self.config.action_table.to_action(index, seat_view(table, offender)))
         over = self._play_on(np_random)
+        self._refresh()
         unit = self.config.rules.base_stake
         rewards = []
         for seat in range(self.config.num_players):
@@ -131,6 +145,14 @@ class ReferenceWholeTable(WholeTableEpisode):
             if self.learners[seat]:
                 return False
             table.apply(players[seat].act(seat_view(table, seat), np_random))
+
+    def _refresh(self) -> None:
+        """The seat to act's legal indices (every index once the episode is over)."""
+        to_act = self.table.to_act
+        if to_act is None:
+            self.mask = np.ones(len(self.config.action_table), dtype=bool)
+        else:
+            self.mask = self.config.action_table.mask(seat_view(self.table, to_act))
 
     def observe(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
         view = seat_view(self.table, seat)
@@ -179,9 +201,15 @@ class KernelWholeTable(WholeTableEpisode):
             raise ValueError("a stacked deal plays on the Table (engine='table')")
         self.batch.bankers[0] = banker
         self.batch.reset(np_random, carry=carry)
+        self.terminal = self.illegal = False
 
-    def step(self, index: int, illegal: bool, np_random: np.random.Generator) -> tuple[list[float], bool]:
-        batch = self.batch
+    @property
+    def mask(self) -> np.ndarray:
+        """The kernel's own mask row of the seat to act (every index once over)."""
+        return self.batch.mask[0]
+
+    def _play(self, index: int, illegal: bool, np_random: np.random.Generator) -> tuple[list[float], bool]:
+        batch = self.batch  # the kernel judges the index by the same mask, and forfeits an illegal one
         self._action[0] = index
         batch.step(self._action, self._no_reset, np_random)
         return batch.rewards[0].tolist(), bool(batch.terminated[0])

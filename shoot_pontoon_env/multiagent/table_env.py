@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -11,15 +10,13 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from ..actions import IllegalActionError
 from ..engine.view import SeatView
-from ..envs.base import RESET_OPTIONS, action_index, illegal_message, stacked_option
+from ..envs.base import RESET_OPTIONS, action_index, stacked_option
 from ..envs.render import render_text
 from ..envs.window import SeatWindow
-from ..rules import Rules
-from ..seat.arguments import check_engine, check_render_mode, check_seed
-from ..seat.episode import TableFacts
-from .config import agent_name, first_banker_of, whole_table_settings
+from ..seat.arguments import check_render_mode, check_seed
+from ..seat.episode import EngineChoice, TableFacts, refuse
+from .config import agent_name, first_banker_of, takes_table_arguments, whole_table_settings
 from .episodes import KernelWholeTable, ReferenceWholeTable, WholeTableEpisode
 
 
@@ -85,6 +82,9 @@ class ShootPontoonAECEnv(AECEnv):
     PettingZoo's ``active_agent``.
 
     ## Arguments
+    Keyword arguments only (the whole table's are ``multiagent.config.whole_table_settings``', written
+    there once and shared with ``batched_env``; ``players`` is ``batched_env``'s alone):
+
     - ``rules``: a preset name (``"shoot"``, ``"casino"``, ``"playtech"``) or a :class:`Rules`.
     - ``num_players``: seats and agents, 2..10. Default 4.
     - ``first_banker``: the seat holding the first bank, or ``"random"`` (drawn from the reset seed).
@@ -106,31 +106,17 @@ class ShootPontoonAECEnv(AECEnv):
     metadata = {"name": "shoot_pontoon_v0", "render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4,
                 "is_parallelizable": False}
 
-    def __init__(
-        self,
-        rules: str | Rules = "shoot",
-        num_players: int = 4,
-        first_banker: int | str = 0,
-        stake_levels: Sequence[int] | None = None,
-        shoot_bet_levels: Sequence[int] | None = None,
-        buy_levels: Sequence[float] | None = None,
-        deals_per_episode: int | None = None,
-        max_cycles: int | None = None,
-        illegal_action_penalty: float = 1.0,
-        strict: bool = False,
-        starting_chips: int = 1000,
-        render_mode: str | None = None,
-        engine: str = "auto",
-    ) -> None:
+    @takes_table_arguments(without=("players",))
+    def __init__(self, *, render_mode: str | None = None, engine: str = "auto", **table: Any) -> None:
         super().__init__()
-        self.settings = whole_table_settings(rules, num_players, first_banker, stake_levels, shoot_bet_levels,
-                                             buy_levels, deals_per_episode, max_cycles, illegal_action_penalty,
-                                             strict, starting_chips)
+        self.settings = whole_table_settings(**table)
         self.render_mode = check_render_mode(render_mode)
-        self.engine = check_engine(engine)
         config = self.settings.config
+        self._engines: EngineChoice[WholeTableEpisode] = EngineChoice(
+            engine, lambda: KernelWholeTable(config), lambda: ReferenceWholeTable(config))
+        self.engine = self._engines.engine
         self.rules, self.num_players = config.rules, config.num_players
-        self.first_banker, self.deals_per_episode = first_banker, config.deals_per_episode
+        self.first_banker, self.deals_per_episode = self.settings.first_banker, config.deals_per_episode
         self.max_cycles, self.strict = self.settings.max_cycles, self.settings.strict
         self.illegal_action_penalty, self.starting_chips = config.illegal_action_penalty, config.starting_chips
         self.action_table, self.encoder = config.action_table, config.encoder
@@ -143,7 +129,6 @@ class ShootPontoonAECEnv(AECEnv):
         })
         self.observation_spaces = {a: observation_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self._episodes: dict[str, WholeTableEpisode | None] = {}
         self.episode: WholeTableEpisode | None = None
         """The episode under way, on whichever engine plays it (``episodes.py``); None before the first
         reset."""
@@ -153,7 +138,7 @@ class ShootPontoonAECEnv(AECEnv):
         """What the env said about the last step: an illegal action's index, meaning and the legal ones
         (``""`` after a legal one); ``infos[agent]["illegal_action"]`` flags it."""
         if self.engine == "batched":
-            self._episode_on("batched")  # the error now, naming the argument, rather than at reset
+            self._engines.batched_episode  # noqa: B018 - the error now, naming the argument, rather than at reset
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -169,7 +154,7 @@ class ShootPontoonAECEnv(AECEnv):
             self._np_random, _ = seeding.np_random(seed)
         stacked = stacked_option(self._known_options(options))
         banker = first_banker_of(self.settings, self._np_random)
-        episode = self._episode_on("table" if stacked is not None else self.engine)
+        episode = self._engines.episode(stacked is not None)
         carry = seed is None and episode is self.episode  # a persistent shoe carries over on the same engine
         try:
             episode.reset(self._np_random, banker, carry=carry, stacked=stacked)
@@ -201,15 +186,11 @@ class ShootPontoonAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         index = action_index(action, len(self.action_table))
-        seat = self.seat_of[agent]
-        _, mask = self.episode.observe(seat)
-        illegal = not mask[index]
-        if illegal:
-            message = f"{agent}: {illegal_message(self.action_table, index, mask.astype(bool))}"
-            if self.strict:
-                raise IllegalActionError(f"index {index} ({self.action_table.entries[index].label})",
-                                         self.episode.seat_view(seat).legal, message)
-        rewards, over = self.episode.step(index, illegal, self._np_random)
+        episode = self.episode
+        message = "" if episode.mask[index] else refuse(
+            self.action_table, index, episode.mask, lambda: episode.seat_view(self.seat_of[agent]).legal,
+            self.strict, agent)
+        rewards, over = episode.step(index, self._np_random)  # the episode forfeits an illegal index
         self._cumulative_rewards[agent] = 0.0
         self._decisions += 1
         for s, reward in enumerate(rewards):
@@ -221,7 +202,7 @@ class ShootPontoonAECEnv(AECEnv):
             self.truncations[a] = truncated
             self.infos[a] = self._info(a)
         self.last_message = ""
-        if illegal:
+        if episode.illegal:
             self.infos[agent]["illegal_action"] = np.array(True)
             self.last_message = message + ": its hands in play are forfeited"
         if over or truncated:
@@ -253,28 +234,7 @@ class ShootPontoonAECEnv(AECEnv):
     def close(self) -> None:
         pass
 
-    # ------------------------------------------------------------------ both engines
-    def _episode_on(self, engine: str) -> WholeTableEpisode:
-        """This env's episode object on ``engine`` (``"auto"``: the batched engine where it plays the
-        table, else the Table), built once and kept, so that a persistent shoe carries over."""
-        config = self.settings.config
-        if engine == "auto":
-            if "batched" not in self._episodes:
-                try:
-                    self._episode_on("batched")
-                except ValueError:  # chips past the kernel's int32 range, or numba disabled
-                    self._episodes["batched"] = None
-            engine = "table" if self._episodes["batched"] is None else "batched"
-        if self._episodes.get(engine) is None:
-            if engine == "batched":
-                try:
-                    self._episodes[engine] = KernelWholeTable(config)
-                except ValueError as error:
-                    raise ValueError(f"engine = 'batched': {error}") from None
-            else:
-                self._episodes[engine] = ReferenceWholeTable(config)
-        return self._episodes[engine]
-
+    # ------------------------------------------------------------------ either engine
     def _info(self, agent: str) -> dict[str, Any]:
         """The same keys at every step, numpy values of fixed dtypes (0-d), as the single-seat envs'
         (TorchRL fixes its info specs from the first infos, and reads them as tensors: no text)."""

@@ -36,9 +36,8 @@ from ..envs.render import (
     hand_value,
     total_text,
 )
-from ..models.seating import PLAYER_NAMES, make_player
+from ..models.resolve import PLAYER_NAMES, make_policy
 from ..players.policy import Policy
-from ..players.strategies import make_strategy
 from ..rules import CHIP_LIMIT, PRESETS, Rules, get_rules
 
 KEYS: dict[ActionKind, tuple[str, str]] = {
@@ -508,6 +507,20 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
+def opponent(spec: str, rules: Rules, seats: int, chips: int) -> Policy:
+    """An ``--opponents`` spec's player, by the package's one resolver (``models.resolve.make_policy``):
+    ``NAME`` (a player by name, or a trained model that plays its own role and the other by rule), or
+    ``PUNTER/BANKER`` (one player for each role). A player by name is a strategy, ``thresholdN`` or the
+    solver's ``optimal`` (solved against a banker standing on 17, as the rule-based players bank, for
+    Shoot bets of any amount up to the posted Shoot) or ``basic``; a trained model is ``zoo:NAME``, a
+    model ``.zip`` path or a run folder holding ``model.zip``. A bad spec is one ``error:`` line."""
+    try:
+        return make_policy(spec, rules=rules, num_players=seats, starting_chips=chips, label="--opponents",
+                           seats_option="--seats")
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
 def parse_rules(text: str) -> Rules:
     """``--rules``: a preset name, or a JSON mapping of a preset and the options it changes."""
     if not text.lstrip().startswith("{"):
@@ -545,12 +558,12 @@ def play(argv: list[str], console: Console) -> int:
     args = parse(argv)
     rules = args.rules
     try:
-        Table(rules, args.seats, rng=np.random.default_rng(0))
+        Table.check_size(rules, args.seats)
     except ValueError as problem:
         raise UsageError(f"--seats {args.seats}: {problem}") from None
     specs = args.opponents * (args.seats - 1) if len(args.opponents) == 1 else args.opponents
-    others = [make_player(s, rules, args.seats, args.chips) for s in specs]
-    players = others[:args.seat] + [make_strategy("stand17")] + others[args.seat:]  # your seat: unused
+    others = [opponent(spec, rules, args.seats, args.chips) for spec in specs]
+    players = others[:args.seat] + [make_policy("stand17")] + others[args.seat:]  # your seat: unused
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % 2**32)
     session = Session(rules, args.seats, args.seat, players, seed, args.chips, console)
     console.say(f"Pontoon ({rules.name}), {args.seats} seats, seed {seed}. {introduction(session)}")

@@ -16,9 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from ..actions import Action, ActionKind
+from ..actions import Action, ActionKind, is_int
 from ..engine.view import SeatView
 from ..rules import CHIP_LIMIT, Rules
+from .arguments import is_number
 
 DEFAULT_LEVEL_MULTIPLES = (1, 2, 5)
 """Default stake and Shoot bet levels, in multiples of ``rules.base_stake``."""
@@ -159,8 +160,7 @@ def stake_levels_for(rules: Rules, levels: Sequence[int] | None) -> tuple[int, .
         return tuple(sorted(derived))
     levels = _sequence("stake_levels", levels)
     if not levels or not all(
-        isinstance(s, (int, np.integer)) and not isinstance(s, bool)
-        and rules.min_stake <= s <= rules.max_stake for s in levels
+        is_int(s) and rules.min_stake <= s <= rules.max_stake for s in levels
     ):
         raise ValueError(
             f"stake_levels = {levels!r}: expected a non-empty sequence of chip amounts (ints) in "
@@ -181,7 +181,7 @@ def shoot_bet_levels_for(rules: Rules, levels: Sequence[int] | None) -> tuple[in
     levels = _sequence("shoot_bet_levels", levels)
     if levels and not rules.shoot:
         raise ValueError(f"shoot_bet_levels = {levels!r}: expected () because these rules have no Shoot")
-    if not all(isinstance(b, (int, np.integer)) and not isinstance(b, bool) and 1 <= b <= CHIP_LIMIT for b in levels):
+    if not all(is_int(b) and 1 <= b <= CHIP_LIMIT for b in levels):
         raise ValueError(f"shoot_bet_levels = {levels!r}: expected chip amounts (ints) in 1..{CHIP_LIMIT:,}")
     _ascending("shoot_bet_levels", levels)
     return tuple(int(b) for b in levels)
@@ -196,10 +196,7 @@ def buy_levels_for(rules: Rules, levels: Sequence[float] | None) -> tuple[float,
     levels = _sequence("buy_levels", levels)
     if levels and not rules.buys_allowed:
         raise ValueError(f"buy_levels = {levels!r}: expected () because these rules allow no buys")
-    if not all(
-        isinstance(m, (int, float, np.integer, np.floating)) and not isinstance(m, bool) and low <= m <= high
-        for m in levels
-    ):
+    if not all(is_number(m) and low <= m <= high for m in levels):
         raise ValueError(
             f"buy_levels = {levels!r}: expected multiples of the original stake in {low}..{high} "
             "(the rules' buy_min_multiple..buy_max_multiple)"

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..actions import is_int
 from ..engine.table import MAX_PLAYERS, MIN_PLAYERS
 from ..rules import CHIP_LIMIT, PRESETS, Rules, RulesError, get_rules
 from ..players.policy import Policy
@@ -27,8 +28,10 @@ PENALTY_LIMIT = float(CHIP_LIMIT)
 CHIP_LIMIT, no reward can leave the float32 range."""
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+def is_number(value: Any) -> bool:
+    """A real number (a Python or NumPy int or float), not a bool: an amount that may be fractional,
+    as ``actions.is_int`` is a whole one."""
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
 
 
 def check_rules(rules: Any) -> Rules:
@@ -45,7 +48,7 @@ def check_rules(rules: Any) -> Rules:
 
 
 def check_int(name: str, value: Any, low: int, high: int | None = None) -> int:
-    if not _is_int(value) or value < low or (high is not None and value > high):
+    if not is_int(value) or value < low or (high is not None and value > high):
         allowed = f"{low}..{high}" if high is not None else f">= {low}"
         raise ValueError(f"{name} = {value!r}: expected an int {allowed}")
     return int(value)
@@ -54,7 +57,7 @@ def check_int(name: str, value: Any, low: int, high: int | None = None) -> int:
 def check_seed(value: Any, name: str = "seed") -> int | None:
     """A reset seed: None or a non-negative int (Python or NumPy; a bool is no seed, though Python
     counts it an int and Gymnasium's seeding takes it)."""
-    if value is not None and (not _is_int(value) or value < 0):
+    if value is not None and (not is_int(value) or value < 0):
         raise ValueError(f"{name} = {value!r}: expected None or a non-negative int")
     return None if value is None else int(value)
 
@@ -80,7 +83,7 @@ def check_max_cycles(value: Any, deals_per_episode: Any) -> int | None:
     if deals_per_episode is not None:
         return check_int("max_cycles", value, 1, MAX_CYCLES)
     high = MAX_DEALS_PER_EPISODE - 1
-    if not _is_int(value) or not 1 <= value <= high:
+    if not is_int(value) or not 1 <= value <= high:
         raise ValueError(f"max_cycles = {value!r}: expected an int 1..{high} (with deals_per_episode=None an "
                          f"episode has max_cycles + 1 deals, at most {MAX_DEALS_PER_EPISODE})")
     return int(value)
@@ -117,8 +120,7 @@ def check_strategies(name: str, spec: Any, count: int) -> list[Policy]:
 def check_penalty(value: Any) -> float:
     """A penalty is subtracted from the reward: negative would pay for an illegal action, and one
     beyond the float32 range would make the reward -inf."""
-    if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating))
-            or not math.isfinite(value) or not 0 <= value <= PENALTY_LIMIT):
+    if not is_number(value) or not math.isfinite(value) or not 0 <= value <= PENALTY_LIMIT:
         raise ValueError(f"illegal_action_penalty = {value!r}: expected a finite number in "
                          f"0..{PENALTY_LIMIT:g} (base stakes)")
     return float(value)

@@ -168,8 +168,8 @@ def build_exploitability_parser() -> Parser:
                     description="Heads-up exploitability of a (punter, banker) pair: the mean of the "
                                 "banker's and the punter's best-response gains, per unit of initial stake.")
     parser.add_argument("--punter", required=True,
-                        help="the punter: a strategy name (tips, thresholdN, ...), optimal, or a trained punter "
-                             "(zoo:NAME from a checkout, a model .zip or a run folder)")
+                        help="the punter: a strategy name (tips, thresholdN, ...), optimal, basic, or a trained "
+                             "punter (zoo:NAME from a checkout, a model .zip or a run folder)")
     parser.add_argument("--banker", required=True,
                         help="the banker: a strategy name (stand17, dealer, shoot_aware, ...) or a trained banker "
                              "(zoo:NAME, a model .zip or a run folder)")
@@ -179,42 +179,38 @@ def build_exploitability_parser() -> Parser:
     return parser
 
 
-def _trained(option: str, spec: str, rules) -> Any:
-    """A trained model seated heads-up, as ``play`` seats one (read by the safe loader), for the role
-    the option names; a model trained for the other role is refused."""
-    from ..models.seating import trained_player
+def exploitability_player(option: str, spec: str, rules) -> Any:
+    """The player ``--punter`` or ``--banker`` names, by the package's one resolver
+    (``models.resolve.make_policy``): a strategy, ``optimal`` (the heads-up game's: no Shoot bets), or
+    a trained model seated heads-up as ``play`` seats one (read by the safe loader), for the role the
+    option names; a model trained for the other role, and ``random``, are refused in one line."""
+    from ..models.resolve import RoleMismatch, make_policy
     from .headsup.game_punter import STARTING_CHIPS
 
+    if spec == "random":
+        raise UsageError(f"argument {option}: 'random' plays at random; the best responses need a "
+                         "deterministic player")
+    label, role = f"argument {option}", option.removeprefix("--")
     try:
-        player, banks = trained_player(spec, rules, 2, STARTING_CHIPS, seats_option=None)
-    except UsageError as error:
-        raise UsageError(f"argument {option}: {error}") from None
-    if banks != (option == "--banker"):
-        role, other = ("banker", "--banker") if banks else ("punter", "--punter")
-        raise UsageError(f"argument {option}: {spec!r} is a trained {role}: give it as {other}")
-    return player
+        return make_policy(spec, rules=rules, num_players=2, starting_chips=STARTING_CHIPS, role=role,
+                           shoot_bet_levels=(), label=label)
+    except RoleMismatch as error:
+        other = f"--{error.own}" if error.own else "neither option"
+        raise UsageError(f"argument {option}: {spec!r} is a trained {error.own or 'model of neither role'}: "
+                         f"give it as {other}") from None
+    except ValueError as error:
+        text = str(error)
+        raise UsageError(text if text.startswith(label) else f"{label}: {text}") from None
 
 
 def exploitability_main(argv: list[str]) -> int:
-    from ..models.seating import is_model_spec
-    from .headsup.best_response import Progress, exploitability, make_player
+    from .headsup.best_response import Progress, exploitability
 
     args = build_exploitability_parser().parse_args(argv)
     rules = get_rules(args.rules)
-    players = []
+    players = [exploitability_player(option, spec, rules)
+               for option, spec in (("--punter", args.punter), ("--banker", args.banker))]
     solutions: dict = {}  # one solve per game, shared with the punter's best response
-    for option, name in (("--punter", args.punter), ("--banker", args.banker)):
-        if name == "random":
-            raise UsageError(f"argument {option}: 'random' plays at random; the best responses need a "
-                             "deterministic player")
-        if is_model_spec(name):
-            players.append(_trained(option, name, rules))
-            continue
-        try:
-            players.append(make_player(name, rules, solutions))
-        except ValueError as error:
-            raise UsageError(f"argument {option}: {error}, or a trained model (zoo:NAME, a model .zip or a run "
-                             "folder)") from None
     try:
         result = exploitability(players[0], players[1], rules, solutions, Progress("exploitability"))
     except NotImplementedError as error:

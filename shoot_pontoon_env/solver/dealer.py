@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..actions import Action, ActionKind, LegalMove
-from ..cards import CARDS_PER_DECK, HandClass, best_total, is_pontoon_pair
+from ..cards import CARDS_PER_DECK, HandClass, HandRank, best_total, is_pontoon_pair
 from ..engine.settlement import banker_rank
 from ..engine.table import Phase
 from ..engine.view import SeatView
@@ -34,11 +34,32 @@ PONTOON = 23
 NUM_OUTCOMES = 24
 _INDEX_OF_CLASS = {HandClass.BUST: BUST, HandClass.TWENTY_ONE: TWENTY_ONE,
                    HandClass.FIVE_CARD_TRICK: FIVE_CARD_TRICK, HandClass.PONTOON: PONTOON}
+BUST_TOTALS = range(22, 32)
+"""The totals a bust can show (21 + a ten at most)."""
+FIVE_CARD_TOTALS = range(5, 22)
+"""The totals a Five Card Trick can show (a superset: five cards add up to ten at least)."""
 
 
 def outcome_index(hand_class: HandClass, total: int) -> int:
     """The index of a hand's class (``cards.hand_class``): a plain total's index is its total."""
     return total if hand_class == HandClass.TOTAL else _INDEX_OF_CLASS[hand_class]
+
+
+def _ranks_of(index: int) -> tuple[HandRank, ...]:
+    if index == BUST:
+        return tuple(HandRank(HandClass.BUST, total) for total in BUST_TOTALS)
+    if index == FIVE_CARD_TRICK:
+        return tuple(HandRank(HandClass.FIVE_CARD_TRICK, total) for total in FIVE_CARD_TOTALS)
+    if index in (TWENTY_ONE, PONTOON):
+        return (HandRank(HandClass.TWENTY_ONE if index == TWENTY_ONE else HandClass.PONTOON, 21),)
+    return (HandRank(HandClass.TOTAL, index),)
+
+
+OUTCOME_RANKS: tuple[tuple[HandRank, ...], ...] = tuple(_ranks_of(i) for i in range(NUM_OUTCOMES))
+"""The banker's final ranks each outcome index stands for (``outcome_index`` of each is the index).
+An index collapses the ranks the settlement pays alike: a bust's total and a Five Card Trick's are
+read by no pay rule, and ``payoff.py`` refuses a settlement that reads them (it would need outcomes
+of its own here)."""
 
 
 def _card_of_value(value_index: int) -> int:

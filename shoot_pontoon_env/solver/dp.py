@@ -17,7 +17,7 @@ from ..cards import FIVE_CARDS
 from ..rules import Rules
 from .dealer import NUM_OUTCOMES, PONTOON, BankerRule, dealer_paths, outcome_probs
 from .deck import Deck
-from .payoff import SPECIAL_PONTOON, payoff_matrices, punter_class
+from .payoff import SPECIAL_PONTOON, bust_payoff, payoff_matrices, punter_row
 from .space import BUY_BASE, DOUBLE, LEVELS, NUM_VALUES, STICK, TWIST, Flags
 
 NO_ACTION = -1
@@ -57,6 +57,8 @@ class Static:
     on 21 is not allowed)."""
     can_stick: list[np.ndarray]
     can_draw: list[np.ndarray]
+    bust: tuple[int, int] = (-1, -1)
+    """The stake multiple and Shoot result of a hand that busts (``payoff.bust_payoff``)."""
 
 
 def build_static(rules: Rules, deck: Deck, rule: BankerRule, contexts: list[Context],
@@ -86,7 +88,7 @@ def build_static(rules: Rules, deck: Deck, rule: BankerRule, contexts: list[Cont
         g = np.zeros((ncx, lv.n))
         h = np.zeros((ncx, lv.n))
         if lv.size >= 2:
-            classes = {counts: np.array([punter_class(int(t), lv.size, bool(p and counts))
+            classes = {counts: np.array([punter_row(int(t), lv.size, bool(p and counts))
                                          for t, p in zip(lv.total, lv.pontoon)])
                        for counts in (False, True)}  # by whether a Pontoon counts in the context
             for i, ctx in enumerate(contexts):
@@ -97,6 +99,9 @@ def build_static(rules: Rules, deck: Deck, rule: BankerRule, contexts: list[Cont
                     is_p = cls == PONTOON
                     gcol[:, is_p] = ((1 - special_share) * gm[PONTOON][:, None]
                                      + special_share * gm[SPECIAL_PONTOON][:, None])
+                    if not np.array_equal(hm[PONTOON], hm[SPECIAL_PONTOON]):
+                        hcol[:, is_p] = ((1 - special_share) * hm[PONTOON][:, None]
+                                         + special_share * hm[SPECIAL_PONTOON][:, None])
                 g[i] = np.einsum("no,on->n", dists[k][i], gcol)
                 h[i] = np.einsum("no,on->n", dists[k][i], hcol)
         stand_g.append(g)
@@ -106,7 +111,7 @@ def build_static(rules: Rules, deck: Deck, rule: BankerRule, contexts: list[Cont
         auto.append(term[None, :] | (lv.pontoon[None, :] & pontoon_ctx[:, None]))
         stick.append(lv.total >= rules.stick_minimum)
         draw.append(may_draw)
-    return Static(contexts, probs, stand_g, stand_h, no_bp, bust_bp, auto, stick, draw)
+    return Static(contexts, probs, stand_g, stand_h, no_bp, bust_bp, auto, stick, draw, bust_payoff(rules))
 
 
 def _banker_outcomes(rules: Rules, deck: Deck, rule: BankerRule, contexts: list[Context],
@@ -191,8 +196,9 @@ def _level(static: Static, flags: Flags, k: int, nxt: LevelResult | None, stake:
         ceg = nxt.eg[:, safe, :]
         ces = nxt.es[:, safe, :]
         bnb = static.bust_no_pontoon[k - 1]
-        ceg = np.where(bust[None, :, :, None], -bnb[:, :, :, None] * stake[None, None, None, :], ceg)
-        ces = np.where(bust[None, :, :, None], -beta_bust * bnb[:, :, :, None], ces)
+        bust_g, bust_h = static.bust
+        ceg = np.where(bust[None, :, :, None], bust_g * bnb[:, :, :, None] * stake[None, None, None, :], ceg)
+        ces = np.where(bust[None, :, :, None], bust_h * beta_bust * bnb[:, :, :, None], ces)
         exp_eg = np.einsum("cnv,cnvf->cnf", p, ceg)
         exp_es = np.einsum("cnv,cnvf->cnf", p, ces)
         draw = static.can_draw[k - 1][None, :, None]

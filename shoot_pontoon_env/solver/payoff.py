@@ -1,9 +1,15 @@
-"""Terminal payoffs: what a stood punter hand wins against each banker outcome.
+"""Terminal payoffs: what a stood punter hand wins against each banker outcome, tabled from the
+engine's settlement.
 
-Written from the Rules alone (the solver does not call the engine's settlement; hands are classed by
-``cards.hand_class``), and tested against ``engine.settlement.showdown`` on random hands. A payoff has
-two parts per unit: ``g``, the stake multiple won (negative when lost), and ``h``, the Shoot bet's
-result (+1 won, 0 push, -1 lost).
+No pay rule is written here: every payoff is ``engine.settlement.settle``'s answer (``settlement.net``
+of it), asked for the ranks a punter row and a banker outcome stand for (:data:`ROW_HANDS`,
+``dealer.OUTCOME_RANKS``). A row or an outcome that stands for several ranks (a bust of any total, a
+banker's Five Card Trick of any total) must be paid alike by the settlement; one that is not raises
+:class:`PayRuleError`, naming the ranks the solver's classes would have to tell apart, so a new pay
+rule is either followed here with no edit or refused where it is read.
+
+A payoff has two parts per unit: ``g``, the stake multiple won (negative when lost), and ``h``, the
+Shoot bet's result (+1 won, 0 push, -1 lost).
 """
 
 from __future__ import annotations
@@ -12,13 +18,36 @@ from itertools import product
 
 import numpy as np
 
-from ..cards import CARDS_PER_DECK, RANKS, SUITS, hand_class
+from ..cards import CARDS_PER_DECK, HandClass, HandRank, hand_class
+from ..engine import settlement
 from ..rules import Rules
-from .dealer import BUST, FIVE_CARD_TRICK, NUM_OUTCOMES, PONTOON, TWENTY_ONE, outcome_index
+from .dealer import FIVE_CARD_TOTALS, FIVE_CARD_TRICK, NUM_OUTCOMES, OUTCOME_RANKS, outcome_index
 
 SPECIAL_PONTOON = NUM_OUTCOMES
 """Punter class index of a Pontoon made of one of ``rules.special_pontoons``."""
-NUM_CLASSES = NUM_OUTCOMES + 1
+FIVE_CARD_TRICK_ROWS = SPECIAL_PONTOON + 1
+"""The row of a Five Card Trick of total ``FIVE_CARD_TOTALS[0]``; the other totals follow
+(:func:`punter_row`), so that a rule paying a trick by its total is followed."""
+NUM_CLASSES = FIVE_CARD_TRICK_ROWS + len(FIVE_CARD_TOTALS)
+"""Rows of the payoff matrices."""
+
+
+def _row_hands(row: int) -> tuple[tuple[HandRank, bool], ...]:
+    if row == SPECIAL_PONTOON:
+        return ((HandRank(HandClass.PONTOON, 21), True),)
+    if row >= FIVE_CARD_TRICK_ROWS:
+        return ((HandRank(HandClass.FIVE_CARD_TRICK, FIVE_CARD_TOTALS[row - FIVE_CARD_TRICK_ROWS]), False),)
+    return tuple((rank, False) for rank in OUTCOME_RANKS[row])
+
+
+ROW_HANDS: tuple[tuple[tuple[HandRank, bool], ...], ...] = tuple(_row_hands(r) for r in range(NUM_CLASSES))
+"""The (rank, special Pontoon) of the stood hands each punter row stands for: a class index
+(``punter_class``; row ``FIVE_CARD_TRICK`` is a trick of any total), the special Pontoon, then a Five
+Card Trick of each total."""
+
+
+class PayRuleError(ValueError):
+    """The settlement pays two hands of one solver class differently: the class must be split."""
 
 
 def punter_class(total: int, num_cards: int, pontoon: bool) -> int:
@@ -27,56 +56,52 @@ def punter_class(total: int, num_cards: int, pontoon: bool) -> int:
     return outcome_index(hand_class(total, num_cards, pontoon=pontoon, five_card_trick=True), total)
 
 
-def _key(cls: int) -> tuple[int, int]:
-    """Comparison key as ``settlement.comparison_key``: class first, totals only between totals."""
-    if cls == SPECIAL_PONTOON:
-        cls = PONTOON
-    rank = {TWENTY_ONE: 2, FIVE_CARD_TRICK: 3, PONTOON: 4}.get(cls, 1)
-    return rank, cls if rank == 1 else 0
+def punter_row(total: int, num_cards: int, pontoon: bool) -> int:
+    """The payoff row of a stood punter hand: its class index, a Five Card Trick's by its total."""
+    cls = punter_class(total, num_cards, pontoon)
+    return FIVE_CARD_TRICK_ROWS + total - FIVE_CARD_TOTALS[0] if cls == FIVE_CARD_TRICK else cls
+
+
+def _results(row: int, banker: int, rules: Rules, from_split: bool) -> dict[tuple[int, int], tuple]:
+    """``settlement.net`` of every (punter hand, banker rank) the row and outcome stand for."""
+    found: dict[tuple[int, int], tuple] = {}
+    for (rank, special), banker_rank in product(ROW_HANDS[row], OUTCOME_RANKS[banker]):
+        hand = settlement.Stood(rank, from_split, special)
+        found.setdefault(settlement.net(*settlement.settle(hand, banker_rank, rules)), (rank, banker_rank))
+    return found
 
 
 def payoff(cls: int, banker: int, rules: Rules, from_split: bool) -> tuple[int, int]:
-    """(stake multiple, Shoot result) of punter class ``cls`` against banker outcome ``banker``."""
-    if cls == BUST:
-        return -1, -1
-    if cls == SPECIAL_PONTOON:
-        multiple = rules.special_pontoon_pays
-    elif cls == PONTOON:
-        multiple = rules.pontoon_pays
-    elif cls == FIVE_CARD_TRICK:
-        multiple = rules.five_card_trick_pays
-    elif cls == TWENTY_ONE:
-        multiple = rules.twenty_one_pays
-    else:
-        multiple = rules.win_pays
-    if banker == BUST:
-        if from_split and rules.split_bust_pays_double:
-            multiple = max(multiple, 2)
-        return multiple, 1
-    loss = rules.banker_pontoon_multiple if banker == PONTOON else 1
-    low = rules.punter_loses_at_or_below
-    if _key(cls)[0] == 1 and low is not None and cls <= low:
-        return -loss, -1
-    mine, theirs = _key(cls), _key(banker)
-    both_tricks = cls == banker == FIVE_CARD_TRICK
-    if mine > theirs or (both_tricks and rules.punter_trick_beats_banker_trick):
-        return multiple, 1
-    if mine == theirs and rules.ties == "push":
-        return 0, 0
-    return -loss, -1
+    """(stake multiple, Shoot result) of punter row ``cls`` (a class index, ``SPECIAL_PONTOON``, or a
+    :func:`punter_row`) against banker outcome ``banker``: ``settlement.settle``'s."""
+    found = _results(cls, banker, rules, from_split)
+    if len(found) > 1:
+        examples = "; ".join(f"{hand} against {bank}: {result}" for result, (hand, bank) in found.items())
+        raise PayRuleError(
+            f"engine.settlement pays hands of one solver class differently ({examples}). The solver's "
+            "classes (solver/dealer.py's OUTCOME_RANKS, solver/payoff.py's ROW_HANDS) must tell them apart")
+    return next(iter(found))
 
 
 def payoff_matrices(rules: Rules, from_split: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(NUM_CLASSES, NUM_OUTCOMES) arrays of ``g`` and ``h``."""
+    """(NUM_CLASSES, NUM_OUTCOMES) arrays of ``g`` and ``h``. Row ``FIVE_CARD_TRICK``, a trick of any
+    total, is NaN where the settlement pays tricks by their total (the solver reads ``punter_row``'s)."""
     g = np.zeros((NUM_CLASSES, NUM_OUTCOMES))
     h = np.zeros((NUM_CLASSES, NUM_OUTCOMES))
-    for cls, banker in product(range(NUM_CLASSES), range(NUM_OUTCOMES)):
-        g[cls, banker], h[cls, banker] = payoff(cls, banker, rules, from_split)
+    by_total = [row for row in range(NUM_CLASSES) if row != FIVE_CARD_TRICK]
+    for row, banker in product(by_total, range(NUM_OUTCOMES)):
+        g[row, banker], h[row, banker] = payoff(row, banker, rules, from_split)
+    tricks = slice(FIVE_CARD_TRICK_ROWS, NUM_CLASSES)
+    alike = (g[tricks] == g[FIVE_CARD_TRICK_ROWS]).all() and (h[tricks] == h[FIVE_CARD_TRICK_ROWS]).all()
+    g[FIVE_CARD_TRICK] = g[FIVE_CARD_TRICK_ROWS] if alike else np.nan
+    h[FIVE_CARD_TRICK] = h[FIVE_CARD_TRICK_ROWS] if alike else np.nan
     return g, h
 
 
-def _matches(card: int, pattern: str) -> bool:
-    return RANKS[card // 4] == pattern[0] and (pattern[1] == "*" or SUITS[card % 4] == pattern[1])
+def bust_payoff(rules: Rules) -> tuple[int, int]:
+    """(stake multiple, Shoot result) of a hand that busts: ``settlement.bust``'s, settled at once
+    whatever the banker holds."""
+    return settlement.net(*settlement.bust(rules))
 
 
 def special_pontoon_share(rules: Rules) -> float:
@@ -87,9 +112,6 @@ def special_pontoon_share(rules: Rules) -> float:
         return 0.0
     aces = [c for c in range(CARDS_PER_DECK) if c // 4 == 0]
     tens = [c for c in range(CARDS_PER_DECK) if c // 4 >= 9]
-    hits = sum(
-        any((_matches(a, p) and _matches(t, q)) or (_matches(a, q) and _matches(t, p))
-            for p, q in rules.special_pontoons)
-        for a in aces for t in tens
-    )
+    hits = sum(settlement.is_special_pontoon([a, t], rules) for a in aces for t in tens)
     return hits / (len(aces) * len(tens))
+

@@ -1,4 +1,4 @@
-"""Every agent's act_batch plays a NEXT_STEP vector env as it comes: the row of a table that is being
+"""Every agent's choose_batch plays a NEXT_STEP vector env as it comes: the row of a table that is being
 reset on this step holds the finished episode's observation (no decision pending) and an all-True
 mask; its action is ignored, and the agent must still answer a valid index instead of raising."""
 
@@ -18,7 +18,7 @@ AGENTS = [("random", DEFAULT), ("tips", DEFAULT), ("stand17", DEFAULT), ("dealer
 
 
 @pytest.mark.parametrize(("name", "env_kwargs"), AGENTS, ids=[name for name, _ in AGENTS])
-def test_act_batch_steps_a_next_step_vector_env(name, env_kwargs):
+def test_choose_batch_steps_a_next_step_vector_env(name, env_kwargs):
     if name.startswith("zoo:"):
         pytest.importorskip("sb3_contrib")
     agent = make_agent(name, gym.make("ShootPontoon-v0", **env_kwargs))
@@ -29,7 +29,7 @@ def test_act_batch_steps_a_next_step_vector_env(name, env_kwargs):
     ignored_rows = 0
     for _ in range(300):
         masks = info["action_mask"]
-        actions = agent.act_batch(obs, masks, rng)
+        actions = agent.choose_batch(obs, masks, rng)
         assert actions.shape == (envs.num_envs,)
         assert ((0 <= actions) & (actions < envs.single_action_space.n)).all()
         assert masks[np.arange(envs.num_envs), actions].all()
@@ -54,9 +54,9 @@ def test_a_finished_table_gets_a_valid_index_even_with_an_empty_mask(name, env_k
     obs, info = env.reset(seed=0)
     done = False
     while not done:  # play one episode out: its last observation has no decision pending
-        obs, _, terminated, truncated, info = env.step(agent.act(obs, info["action_mask"], rng))
+        obs, _, terminated, truncated, info = env.step(agent.choose(obs, info["action_mask"], rng))
         done = terminated or truncated
     mask = info["action_mask"]
     assert mask.all()  # a finished episode's mask allows every index
-    assert agent.act_batch(obs[None], np.zeros_like(mask)[None], np.random.default_rng(0)).tolist() == [0]
-    assert agent.act(obs, mask, np.random.default_rng(0)) in range(len(mask))
+    assert agent.choose_batch(obs[None], np.zeros_like(mask)[None], np.random.default_rng(0)).tolist() == [0]
+    assert agent.choose(obs, mask, np.random.default_rng(0)) in range(len(mask))

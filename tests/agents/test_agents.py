@@ -6,8 +6,6 @@ import pytest
 
 import shoot_pontoon_env.envs  # noqa: F401
 from agents import RandomAgent, StrategyAgent, agent_names, make_agent
-from agents.as_player import AgentPlayer
-from agents.base import EnvContext
 from shoot_pontoon_env.players.strategies import STRATEGIES
 
 PUNTER_ENVS = [("ShootPontoon-v0", {}), ("ShootPontoon-Casino-v0", {"num_players": 2}),
@@ -22,7 +20,7 @@ def play(env, agent, episodes, seed=0):
         rng = np.random.default_rng(seed + i)
         done = False
         while not done:
-            action = agent.act(obs, info["action_mask"], rng)
+            action = agent.choose(obs, info["action_mask"], rng)
             assert info["action_mask"][action]
             obs, reward, terminated, truncated, info = env.step(action)
             assert not info["illegal_action"]
@@ -55,7 +53,7 @@ def test_a_strategy_agent_acts_exactly_like_the_table_player_it_wraps():
             done = False
             while not done:
                 rng_a, rng_b = np.random.default_rng(i), np.random.default_rng(i)
-                index = agent.act(obs, info["action_mask"], rng_a)
+                index = agent.choose(obs, info["action_mask"], rng_a)
                 view = base.view
                 expected = base.action_table.to_index(agent.strategy.act(view, rng_b), view)
                 assert index == expected
@@ -65,7 +63,7 @@ def test_a_strategy_agent_acts_exactly_like_the_table_player_it_wraps():
 
 def test_random_agent_uses_only_its_generator():
     mask = np.array([False, True, True, False, True])
-    picks = [RandomAgent().act(np.zeros(3), mask, np.random.default_rng(7)) for _ in range(5)]
+    picks = [RandomAgent().choose(np.zeros(3), mask, np.random.default_rng(7)) for _ in range(5)]
     assert len(set(picks)) == 1 and mask[picks[0]]
 
 
@@ -77,10 +75,11 @@ def test_unknown_agent_names_are_refused_with_the_choices():
 
 
 def test_an_agent_can_sit_at_the_table_as_an_opponent():
-    """The adapter lets any agent (here a random one) bank for the punter env's table."""
+    """An agent is a Policy: bound to the banker seat's env, it (here a random one) banks for the punter
+    env's table as it is."""
     banker_env = gym.make("ShootPontoonBanker-v0")
     banker_env.reset(seed=0)
-    player = AgentPlayer(RandomAgent(), EnvContext.of(banker_env))
+    player = RandomAgent().bind(banker_env)
     env = gym.make("ShootPontoon-v0", banker=player)
     total = play(env, make_agent("tips", env), episodes=30)
     assert np.isfinite(total)
@@ -91,7 +90,7 @@ def test_a_saved_model_reloads_and_acts_identically(tmp_path, observation):
     import yaml
     from sb3_contrib import MaskablePPO
 
-    from agents.trained import TrainedAgent
+    from agents.trained import trained_agent
     from shoot_pontoon_env.envs.features import CompactObservation
     from shoot_pontoon_env.seat.features import compact_observation
 
@@ -102,19 +101,19 @@ def test_a_saved_model_reloads_and_acts_identically(tmp_path, observation):
     model.save(tmp_path / "model.zip")
     config = {"algo": "maskable_ppo", "observation": observation, "net_arch": [64, 64]}  # SB3's default
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
-    agent = TrainedAgent(tmp_path / "model.zip").bind(env)
+    agent = trained_agent(tmp_path / "model.zip").bind(env)
     for i in range(20):
         obs, info = env.reset(seed=i)
         seen = compact_observation(obs) if observation == "compact" else obs
         expected, _ = model.predict(seen, action_masks=info["action_mask"], deterministic=True)
-        assert agent.act(obs, info["action_mask"], np.random.default_rng(0)) == int(expected)
+        assert agent.choose(obs, info["action_mask"], np.random.default_rng(0)) == int(expected)
 
 
 def test_a_checkpoint_is_named_by_run_and_steps_and_reads_its_run_config(tmp_path):
     import yaml
     from sb3_contrib import MaskablePPO
 
-    from agents.trained import TrainedAgent
+    from agents.trained import trained_agent
     from shoot_pontoon_env.envs.features import CompactObservation
 
     env = gym.make("ShootPontoon-Playtech-v0", num_players=2)
@@ -123,7 +122,7 @@ def test_a_checkpoint_is_named_by_run_and_steps_and_reads_its_run_config(tmp_pat
     model.save(tmp_path / "myrun-seed0" / "checkpoints" / "model_32_steps.zip")
     (tmp_path / "myrun-seed0" / "config.yaml").write_text(yaml.safe_dump({"observation": "compact",
                                                                                  "net_arch": [64, 64]}))
-    agent = TrainedAgent(tmp_path / "myrun-seed0" / "checkpoints" / "model_32_steps.zip").bind(env)
+    agent = trained_agent(tmp_path / "myrun-seed0" / "checkpoints" / "model_32_steps.zip").bind(env)
     assert agent.name == "myrun-seed0:model_32_steps" and agent.observation == "compact"
     play(env, agent, episodes=5)
 
@@ -152,8 +151,8 @@ def test_the_optimal_agent_bets_the_shoot_where_the_solver_does():
     for first, bets in (("AS", True), ("7S", False)):
         obs, info = env.reset(options={"stacked": f"{first} 9C"})
         while env.unwrapped.view.shoot_bet_point != "before_second_card":
-            obs, _, _, _, info = env.step(agent.act(obs, info["action_mask"], np.random.default_rng(0)))
-        label = env.unwrapped.action_table.labels[agent.act(obs, info["action_mask"], np.random.default_rng(0))]
+            obs, _, _, _, info = env.step(agent.choose(obs, info["action_mask"], np.random.default_rng(0)))
+        label = env.unwrapped.action_table.labels[agent.choose(obs, info["action_mask"], np.random.default_rng(0))]
         assert label == ("Shoot bet 2" if bets else "no Shoot bet"), (first, label)
     default = make_agent("optimal", gym.make("ShootPontoon-v0"))
     assert not default.strategy.shoot_bets and default.batch_player() is not None

@@ -1,4 +1,4 @@
-"""Agents on batches: act_batch agrees with act row by row, and batch_player says which agents the
+"""Agents on batches: choose_batch agrees with choose row by row, and batch_player says which agents the
 batched engine plays by itself."""
 
 import gymnasium as gym
@@ -23,10 +23,10 @@ def batch_of_states(steps: int = 3, tables: int = 64):
     return obs, info["action_mask"]
 
 
-def test_random_act_batch_picks_a_legal_index_in_every_row():
+def test_random_choose_batch_picks_a_legal_index_in_every_row():
     obs, masks = batch_of_states()
     env = gym.make("ShootPontoon-Playtech-v0", **KWARGS)
-    actions = make_agent("random", env).act_batch(obs, masks, np.random.default_rng(1))
+    actions = make_agent("random", env).choose_batch(obs, masks, np.random.default_rng(1))
     assert actions.shape == (len(obs),) and masks[np.arange(len(obs)), actions].all()
 
 
@@ -36,9 +36,9 @@ def test_a_trained_model_acts_on_a_batch_as_on_each_row():
     env = gym.make("ShootPontoon-Playtech-v0", **KWARGS)
     agent = make_agent("zoo:playtech_punter", env)
     rng = np.random.default_rng(2)
-    batch = agent.act_batch(obs, masks, rng)
+    batch = agent.choose_batch(obs, masks, rng)
     assert agent.batched and batch.dtype == np.int64
-    assert batch.tolist() == [agent.act(o, m, rng) for o, m in zip(obs, masks)]
+    assert batch.tolist() == [agent.choose(o, m, rng) for o, m in zip(obs, masks)]
 
 
 class MyPunter(ThresholdPunter):

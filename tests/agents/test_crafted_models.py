@@ -281,10 +281,10 @@ def test_play_refuses_in_one_line_exit_2(crafted, as_folder, capsys):
 
 def test_play_refuses_a_zoo_model_whose_env_id_imports_a_module(clean_run, tmp_path, monkeypatch, capsys):
     """The reported route: ``play --opponents zoo:NAME`` with payload.py in the zoo folder."""
-    import shoot_pontoon_env.models.seating
+    import shoot_pontoon_env.models.resolve
     from shoot_pontoon_env.play.terminal import Console, main
 
-    monkeypatch.setattr(shoot_pontoon_env.models.seating, "checkout_zoo", lambda: tmp_path / "zoo")
+    monkeypatch.setattr(shoot_pontoon_env.models.resolve, "checkout_zoo", lambda: tmp_path / "zoo")
     model = copy_run(clean_run, tmp_path / "zoo" / "evil")
     marker = tmp_path / "payload-ran"
     module_env_id(model, marker)
@@ -319,7 +319,7 @@ def test_a_run_folder_plays_and_the_policy_size_is_counted_exactly(clean_run, ca
     for spec in (clean_run, clean_run / "model.zip"):
         agent = make_agent(str(spec), env)
         obs, info = env.reset(seed=0)
-        assert info["action_mask"][agent.act(obs, info["action_mask"], np.random.default_rng(0))]
+        assert info["action_mask"][agent.choose(obs, info["action_mask"], np.random.default_rng(0))]
         console = Console(io.StringIO(""), io.StringIO())
         assert main(["--rules", "playtech", "--seats", "2", "--seed", "0", "--opponents", str(spec)], console) == 0
         assert "Final chips" in console.stdout.getvalue()

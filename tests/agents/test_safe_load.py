@@ -108,7 +108,7 @@ def test_make_agent_ignores_a_pickled_payload_in_data_and_plays(tmp_path, playte
     agent = make_agent(str(model_path), playtech_env)
     assert not (tmp_path / "ran").exists()
     obs, info = playtech_env.reset(seed=0)
-    assert info["action_mask"][agent.act(obs, info["action_mask"], np.random.default_rng(0))]
+    assert info["action_mask"][agent.choose(obs, info["action_mask"], np.random.default_rng(0))]
 
 
 def test_make_agent_refuses_a_payload_in_the_tensors(tmp_path, playtech_env):
@@ -154,7 +154,7 @@ def test_zoo_models_load_without_any_unpickling(monkeypatch):
         env = gym.make(config["env_id"], **config["env_kwargs"])
         agent = make_agent(f"zoo:{name}", env)
         obs, info = env.reset(seed=0)
-        assert info["action_mask"][agent.act(obs, info["action_mask"], np.random.default_rng(0))]
+        assert info["action_mask"][agent.choose(obs, info["action_mask"], np.random.default_rng(0))]
 
 
 def test_evaluate_and_train_resume_run_no_payload(tmp_path):

@@ -44,8 +44,8 @@ def test_every_id_is_registered_and_registration_is_idempotent():
 
 @pytest.mark.parametrize("module", ["shoot_pontoon_env", "shoot_pontoon_env.envs"])
 def test_gym_make_in_a_fresh_interpreter_without_importing_the_package(module):
-    """Gymnasium >= 1.0 no longer loads the ``gymnasium.envs`` entry points (declared in
-    pyproject.toml for older versions); a module-prefixed id imports and registers on its own."""
+    """Gymnasium >= 1.0 loads no ``gymnasium.envs`` entry points (the package declares none); a
+    module-prefixed id imports and registers on its own."""
     code = (
         "import sys, gymnasium as gym\n"
         "assert 'shoot_pontoon_env' not in sys.modules\n"
@@ -55,13 +55,6 @@ def test_gym_make_in_a_fresh_interpreter_without_importing_the_package(module):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "ShootPontoon-v0"
-
-
-def test_the_entry_point_is_installed():
-    from importlib.metadata import entry_points
-
-    points = {e.name: e.value for e in entry_points(group="gymnasium.envs")}
-    assert points.get("__root__") == "shoot_pontoon_env.envs.registration:register_envs"
 
 
 def test_the_banker_env_refuses_a_dealer_who_draws_by_fixed_rules():

@@ -12,6 +12,7 @@ import pytest
 
 import shoot_pontoon_env.envs  # noqa: F401
 from agents import make_agent
+from agents.base import Agent
 from evaluate.stats import mean_ci, summarise
 from evaluate.tournament import run_tournament
 from shoot_pontoon_env.actions import ActionKind
@@ -101,25 +102,17 @@ def test_checkpoint_curve_plots_paired_differences_by_steps(tmp_path):
     assert path.read_bytes()[:4] == b"\x89PNG"
 
 
-class FirstLegal:
+class FirstLegal(Agent):
     """A deterministic agent that acts on whole batches (the path of trained models): the first legal
     index of each row."""
 
     name = "first-legal"
     batched = True
-    context = None
 
-    def bind(self, env):
-        self.context = env
-        return self
-
-    def batch_player(self):
-        return None
-
-    def act(self, observation, action_mask, rng):
+    def choose(self, observation, action_mask, rng):
         return int(np.flatnonzero(action_mask)[0])
 
-    def act_batch(self, observations, action_masks, rng):
+    def choose_batch(self, observations, action_masks, rng):
         return np.argmax(action_masks, axis=1)
 
 
@@ -160,16 +153,16 @@ class ShootBettor(FirstLegal):
 
     name = "shoot-bettor"
 
-    def act_batch(self, observations, action_masks, rng):
-        entries = self.context.unwrapped.action_table.entries
+    def choose_batch(self, observations, action_masks, rng):
+        entries = self.context.action_table.entries
         bets = [i for i, e in enumerate(entries) if e.kind == ActionKind.SHOOT_BET and e.amount > 0]
         chosen = np.argmax(action_masks, axis=1)
         for index in bets:  # ascending amounts: the last legal one wins
             chosen = np.where(action_masks[:, index], index, chosen)
         return chosen
 
-    def act(self, observation, action_mask, rng):
-        return int(self.act_batch(observation[None], np.asarray(action_mask)[None], rng)[0])
+    def choose(self, observation, action_mask, rng):
+        return int(self.choose_batch(observation[None], np.asarray(action_mask)[None], rng)[0])
 
 
 def test_the_batched_engine_splits_the_return_into_the_stake_and_the_shoot_part_like_the_scalar_env():

@@ -91,9 +91,9 @@ def test_kernel_played_networks_match_the_table_over_many_episodes(variant):
 def _zoo_punter_variant() -> dict:
     pytest.importorskip("torch")
     pytest.importorskip("sb3_contrib")
-    from shoot_pontoon_env.models.seating import trained_player
+    from shoot_pontoon_env.models.resolve import make_policy
 
-    player, _ = trained_player("zoo:shoot_punter", SHOOT, 4, 1000)
+    player = make_policy("zoo:shoot_punter", rules=SHOOT, num_players=4, starting_chips=1000, role="punter")
     return {"deals_per_episode": 1, "players": {2: player, 3: "tips"}}
 
 

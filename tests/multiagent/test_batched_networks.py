@@ -9,7 +9,7 @@ import pytest
 from whole_table_differential import random_actor, random_network_player
 
 from shoot_pontoon_env.models.mlp import ActorArrays
-from shoot_pontoon_env.models.player import ActorPlayer, PolicyPlayer
+from shoot_pontoon_env.models.player import ActorPlayer, EnvContext, ObservationPolicy
 from shoot_pontoon_env.multiagent import batched_env
 from shoot_pontoon_env.multiagent.config import seat_action_table, whole_table_settings
 from shoot_pontoon_env.rules import CASINO, SHOOT
@@ -44,7 +44,7 @@ def test_seats_share_a_network_only_where_they_share_its_player():
     assert (env.batch.total_chips() == 4 * 1000).all()
 
 
-class _Chooser(PolicyPlayer):
+class _Chooser(ObservationPolicy):
     """A policy the kernel cannot read (no numpy actor)."""
 
     def choose(self, observation, action_mask, rng):
@@ -72,8 +72,8 @@ def _not_finite() -> ActorPlayer:
 
 
 REFUSED = {
-    "a PolicyPlayer without a numpy actor": (
-        lambda: _Chooser(SHOOT, 4, 1000, seat_action_table(SHOOT), "chooser"), "numpy actor"),
+    "an ObservationPolicy without a numpy actor": (
+        lambda: _Chooser(EnvContext(SHOOT, seat_action_table(SHOOT), 1000, 4), "chooser"), "numpy actor"),
     "an ActorPlayer that decides otherwise": (
         lambda: _Overriding(random_actor(ObservationEncoder(SHOOT, 4).size, (4,), len(seat_action_table(SHOOT)), 0),
                             SHOOT, 4, 1000, seat_action_table(SHOOT)), "numpy actor"),

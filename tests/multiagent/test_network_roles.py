@@ -119,9 +119,10 @@ def test_the_issues_zoo_placements_play_with_turnovers_and_sales(spec, seat):
     with 'a table player chose an action the rules do not allow' once its seat changed role."""
     pytest.importorskip("torch")
     pytest.importorskip("sb3_contrib")
-    from shoot_pontoon_env.models.seating import trained_player
+    from shoot_pontoon_env.models.resolve import make_policy
 
-    player, _ = trained_player(spec, SHOOT, 4, 1000)
+    role = "punter" if spec.endswith("punter") else "banker"
+    player = make_policy(spec, rules=SHOOT, num_players=4, starting_chips=1000, role=role)
     env = batched_env(16, players={seat: player}, deals_per_episode=5)
     _, info = env.reset(seed=0)
     rng = np.random.default_rng(0)

@@ -95,7 +95,8 @@ class WholeTableDifferential:
             else:
                 self.decisions[ref.to_act] += 1
                 actions[i], illegal = self._choose(ref)
-                results.append(ref.step(int(actions[i]), illegal, self.rngs[i]))
+                results.append(ref.step(int(actions[i]), self.rngs[i]))  # the episode judges the index itself
+                assert ref.illegal == illegal, f"table {i}: the episode judged index {actions[i]} otherwise"
             self._feed(i)
         self.batch.step(actions, self.done.copy(), self.batch_rng)
         for i, (rewards, over) in enumerate(results):

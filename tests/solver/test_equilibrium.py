@@ -28,7 +28,6 @@ import numpy as np
 import pytest
 
 from agents import agent_names, make_agent
-from agents.as_player import AgentPlayer
 from agents.base import EnvContext
 from agents.equilibrium import EquilibriumAgent
 from shoot_pontoon_env.actions import ActionKind
@@ -125,8 +124,8 @@ def test_full_reduced_game_exploitability_at_most_a_thousandth() -> None:
     assert m.exploitability <= 0.001, m.to_dict()
 
 
-class CheckedPlayer(AgentPlayer):
-    """An agent at the table that also checks its decision from the observation against the one its
+class CheckedPlayer(EquilibriumAgent):
+    """An agent at the table (an agent is a Policy) that also checks its decision from the observation against the one its
     strategy gives on the seat's real view, and that the action it takes has a positive chance under
     the solved profile at the true state (the punter's hand as dealt, the banker's cards and the
     punter's box as they are)."""
@@ -137,9 +136,9 @@ class CheckedPlayer(AgentPlayer):
         decoded = decode_view(self.encoder.encode(view), self.context.rules,
                               starting_chips=self.context.starting_chips)
         if view.legal:
-            assert self.agent.distribution(decoded) == self.agent.distribution(view)
+            assert self.distribution(decoded) == self.distribution(view)
         action = super().act(view, rng)
-        eq = self.agent.equilibrium
+        eq = self.equilibrium
         hand = None if view.is_banker else view.current_hand
         if view.is_banker and action.kind in (ActionKind.TWIST, ActionKind.STICK) and view.legal and not all(
                 h.settled for h in view.hands):
@@ -159,7 +158,7 @@ def _engine_mean(eq: Equilibrium, deals: int, seed: int) -> tuple[float, float]:
     ``equilibrium`` agents at the engine's table."""
     contexts = [EnvContext.of(gym.make(env, rules=SMALL, num_players=2))
                 for env in ("ShootPontoonBanker-v0", "ShootPontoon-v0")]
-    players = [CheckedPlayer(EquilibriumAgent(eq), c) for c in contexts]
+    players = [CheckedPlayer(eq).bind(c) for c in contexts]
     rng = np.random.default_rng(seed)
     table = Table(SMALL, 2, rng=np.random.default_rng(rng.integers(2**63)), starting_chips=0)
     out = np.empty(deals)

@@ -55,7 +55,6 @@ from shoot_pontoon_env.solver.headsup.best_response import (
     KEPT_RESPONSES,
     PUNTER_RESPONSES,
     kept_response,
-    make_player,
     pair_value,
     punter_response_to,
     two_hand_rules,
@@ -70,6 +69,7 @@ from shoot_pontoon_env.solver.headsup.game_punter import (
     strategy_policy,
     value_index,
 )
+from shoot_pontoon_env.models.resolve import make_policy
 from shoot_pontoon_env.solver.solution import Solution
 from shoot_pontoon_env.players.policy import Policy
 from shoot_pontoon_env.players.strategies import ShootAwareBanker, make_strategy
@@ -175,8 +175,7 @@ PUNTERS = ("tips", "threshold15", "threshold17", "optimal")
 
 def punters(rules: Rules) -> dict[str, PunterRows]:
     """The rule-based punters' finished hands (``game_punter``), enumerated once for every banker."""
-    solutions: dict = {}
-    return {name: punter_rows(rules, strategy_policy(make_player(name, rules, solutions)))
+    return {name: punter_rows(rules, strategy_policy(make_policy(name, rules=rules, shoot_bet_levels=())))
             for name in PUNTERS}
 
 

@@ -11,7 +11,7 @@ import pytest
 
 import shoot_pontoon_env.envs  # noqa: F401
 from agents.base import EnvContext
-from agents.trained import TrainedAgent
+from agents.trained import trained_agent
 from shoot_pontoon_env.seat.features import compact_observation
 from shoot_pontoon_env.players.strategies import StandOnBanker, TipsPunter
 from tests.hang_guard import HANG_GUARD_S
@@ -25,7 +25,7 @@ CONFIG = ROOT / "train" / "configs" / "selfplay" / "shoot.yml"
 @pytest.mark.parametrize("name, env_id, observation", [
     ("shoot_banker", "ShootPontoonBanker-v0", "flat"), ("shoot_punter", "ShootPontoon-v0", "compact")])
 def test_a_frozen_policy_chooses_what_the_model_predicts(name, env_id, observation):
-    agent = TrainedAgent(name)  # the project's safe loader (no unpickling)
+    agent = trained_agent(name)  # the project's safe loader (no unpickling)
     env = gym.make(env_id, **agent.config.env_kwargs).unwrapped  # the table it was trained at
     agent.bind(EnvContext.of(env))
     frozen = FrozenPolicy(agent.policy, observation, name)
@@ -36,7 +36,7 @@ def test_a_frozen_policy_chooses_what_the_model_predicts(name, env_id, observati
         done = False
         while not done:
             mask = info["action_mask"]
-            mine = frozen.act(obs, mask, rng)
+            mine = frozen.choose(obs, mask, rng)
             seen = compact_observation(obs) if observation == "compact" else obs
             theirs, _ = agent.policy.predict(seen, action_masks=mask, deterministic=True)
             assert mine == int(theirs) and mask[mine]
@@ -105,7 +105,7 @@ def test_selfplay_smoke_run(tmp_path):
     from evaluate.tournament import play_agent
 
     for role, env_id in (("punter", "ShootPontoon-v0"), ("banker", "ShootPontoonBanker-v0")):
-        record = play_agent(lambda: gym.make(env_id), TrainedAgent(run / role / "model.zip"), 20, seed=0)
+        record = play_agent(lambda: gym.make(env_id), trained_agent(run / role / "model.zip"), 20, seed=0)
         assert len(record.returns) == 20 and record.illegal == 0
 
 

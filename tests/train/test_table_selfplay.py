@@ -137,7 +137,7 @@ def test_a_run_saves_models_that_load_as_single_seat_models(tmp_path, capsys):
         env = gym.make(env_id)
         agent = make_agent(str(run / role / "model.zip"), env)
         obs, info = env.reset(seed=1)
-        assert info["action_mask"][agent.act(obs, info["action_mask"], np.random.default_rng(0))]
+        assert info["action_mask"][agent.choose(obs, info["action_mask"], np.random.default_rng(0))]
     assert (run / "history.json").is_file() and (run / "table_selfplay.png").is_file()
     assert "table self-play:" in capsys.readouterr().out
 

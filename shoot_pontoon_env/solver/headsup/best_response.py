@@ -133,25 +133,27 @@ def _solve(rules: Rules, banker: Policy | None, solutions: Solutions | None):
     return solutions[key]
 
 
-def make_player(name: str | Policy, rules: Rules, solutions: Solutions | None = None) -> Policy:
-    """A player by name: a strategy of ``strategies`` (``thresholdN`` too) or ``optimal``: the
-    solver's optimum against its default banker (stand on 17), without Shoot bets, which is
-    ``models.player.solver_player("optimal", rules)`` wherever that places none (the solver may not
-    import ``models``, a layer above it; solved on ``rules`` as given, resplits included, it plays
-    here at most two hands a box). ValueError for an unknown name. ``solutions``: solves
-    already made (:func:`exploitability` shares them with the punter's best response)."""
-    if isinstance(name, Policy):
-        return name
-    if is_strategy_name(name):
-        return make_strategy(name)
-    if name == "optimal":
+def _player(spec: str | Policy, rules: Rules, solutions: Solutions | None = None) -> Policy:
+    """A player of :func:`exploitability`: a Policy as it is (any: rule-based, the solver's, a trained
+    model, a user's, each asked through views; ``models.resolve.make_policy`` resolves every spec into
+    one), or, named, what this layer builds itself: a rule-based player (``make_strategy``, the
+    rule-based table's constructor) or ``optimal``, the solver's optimum against its default banker
+    (stand on 17) without Shoot bets (``make_policy("optimal", rules=rules, shoot_bet_levels=())``,
+    which the solver may not import: ``models`` is a layer above it), solved once with the punter's
+    best response (``solutions``). ValueError for another name."""
+    if isinstance(spec, Policy):
+        return spec
+    if is_strategy_name(spec):
+        return make_strategy(spec)
+    if spec == "optimal":
         from ..player import OptimalPunter
 
         player = OptimalPunter(_solve(rules, None, solutions))
         player.name = "optimal"
         return player
-    raise ValueError(f"unknown player {name!r}: expected a strategy name (random is not deterministic), "
-                     "thresholdN or optimal")
+    raise ValueError(f"unknown player {spec!r}: expected a strategy name (random is not deterministic), "
+                     "thresholdN, optimal or a Policy (shoot_pontoon_env.models.resolve.make_policy builds "
+                     "one of any spec: basic, a trained model, a callable)")
 
 
 def _rows(punter: Policy | PunterPolicy | PunterRows, rules: Rules) -> PunterRows:
@@ -324,15 +326,15 @@ STAGES = 4
 
 def exploitability(punter: str | Policy, banker: str | Policy, rules: Rules | str = "shoot",
                    solutions: Solutions | None = None, progress: Progress | None = None) -> Exploitability:
-    """Exploitability of the pair (``punter``, ``banker``), both by name or as strategies, in one game
-    (at most two hands a box; see the module doc). ``solutions``: solves to share (:func:`make_player`);
+    """Exploitability of the pair (``punter``, ``banker``), each a Policy or a name (:func:`_player`), in
+    one game (at most two hands a box; see the module doc). ``solutions``: solves to share;
     each game is solved once. ``progress``: told each of the four stages, and asked to count the
     players' decisions."""
     begin = time.perf_counter()
     rules = get_rules(rules)
     check_rules(rules)  # first: it refuses rules it cannot model
     solutions = {} if solutions is None else solutions
-    p, b = make_player(punter, rules, solutions), make_player(banker, rules, solutions)
+    p, b = _player(punter, rules, solutions), _player(banker, rules, solutions)
     if progress is not None:
         p, b = progress.asking(p), progress.asking(b)
         progress.stage(1, STAGES, f"the punter's best response to {getattr(b, 'name', 'the banker')}")
@@ -354,5 +356,5 @@ def exploitability(punter: str | Policy, banker: str | Policy, rules: Rules | st
 
 
 __all__ = ["Exploitability", "Progress", "PunterResponse", "ResponseBanker", "ResponsePunter",
-           "banker_best_response", "exploitability", "make_player", "pair_value", "punter_best_response",
+           "banker_best_response", "exploitability", "pair_value", "punter_best_response",
            "punter_response", "punter_response_to", "two_hand_rules"]

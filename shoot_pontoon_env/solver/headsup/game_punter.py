@@ -62,7 +62,7 @@ from ...engine.view import HandView, SeatView, seen_cards
 from ...rules import Rules
 from ...players.policy import Policy
 from ..dealer import NUM_OUTCOMES, PONTOON
-from ..payoff import payoff_matrices, punter_class
+from ..payoff import bust_payoff, payoff_matrices, punter_class, punter_row
 from ..space import NUM_VALUES, TEN
 
 PUNTER_SEAT = 1
@@ -232,6 +232,7 @@ class _Mirror:
         self.rules = rules
         self.policy = policy
         self.g = {s: payoff_matrices(rules, s) for s in (False, True)}
+        self.bust_g, self.bust_h = bust_payoff(rules)
         self.max_hands = min(rules.max_split_hands, 2)
         """Resplits are not modelled (see the module doc): a box has at most two hands."""
         self.rank_matters = rules.split_match == "rank" and self.max_hands >= 2
@@ -429,11 +430,11 @@ class _Mirror:
         """Net chips per unit stake of the finished box against each banker outcome."""
         row = np.zeros(NUM_OUTCOMES)
         for hand in hands:
-            if hand.settled:
-                row -= hand.stake + hand.shoot_bet
+            if hand.settled:  # bust
+                row += self.bust_g * hand.stake + self.bust_h * hand.shoot_bet
                 continue
             rank = hand_rank(hand, self.rules)
-            cls = punter_class(rank.total, len(hand.cards), rank.hand_class == HandClass.PONTOON)
+            cls = punter_row(rank.total, len(hand.cards), rank.hand_class == HandClass.PONTOON)
             g, h = self.g[hand.from_split]
             row += g[cls] * hand.stake + h[cls] * hand.shoot_bet
         return row / unit

@@ -31,7 +31,7 @@ from .best_banker import banker_hand_chances, parent_hands
 from ..dealer import NUM_OUTCOMES
 from .game_banker import BankerSpace, JointChance
 from .game_punter import HandKey, Observation, cards_of_counts
-from ..payoff import payoff_matrices, punter_class
+from ..payoff import bust_payoff, payoff_matrices, punter_row
 from ..space import NUM_VALUES
 
 ROW_CHUNK = 1000
@@ -65,6 +65,7 @@ class PunterTree:
         self.rules = rules
         self.stake = stake
         self.g, _ = payoff_matrices(rules, False)
+        self.bust_g, _ = bust_payoff(rules)
         self.obs: dict[Observation, int] = {}
         self.rows: dict[tuple[int, tuple[int, ...]], int] = {}
         self.row_payoff: list[np.ndarray] = []
@@ -93,13 +94,12 @@ class PunterTree:
         total, _ = counts_total(counts)
         unit = self.stake
         if bust:
-            return self.row(bust_observation(stake), counts, np.full(NUM_OUTCOMES, -stake / unit))
+            return self.row(bust_observation(stake), counts, np.full(NUM_OUTCOMES, self.bust_g * stake / unit))
         shown = ncards >= FIVE_CARDS
         visible = tuple(sorted(v for v, c in enumerate(counts) for _ in range(c))) if shown else twists
         key = HandKey(visible, hidden=0 if shown else 2 + buys, stake=stake, original_stake=self.stake,
                       buys=buys, twists=len(twists))
-        cls = punter_class(total, ncards, False)
-        return self.row((key,), counts, self.g[cls] * stake / unit)
+        return self.row((key,), counts, self.g[punter_row(total, ncards, False)] * stake / unit)
 
     def build(self, hidden: tuple[int, ...], stake: int, buys: int, twists: tuple[int, ...]
               ) -> tuple[bool, int]:

@@ -33,7 +33,7 @@ from .banker_views import Decisions
 from ..dealer import NUM_OUTCOMES
 from ..deck import Deck
 from .game_banker import BankerSpace, JointChance
-from ..payoff import payoff_matrices, punter_class
+from ..payoff import payoff_matrices, punter_class, punter_row
 from .punter_tree import PunterTree, best_actions, counts_total, hand_counts, row_values
 from ..solution import pair_info
 from ..space import ACE, NUM_VALUES, TEN
@@ -61,14 +61,15 @@ class SplitHandTree(PunterTree):
         p = self.pair
         dealt = counts[:p] + (counts[p] + 1,) + counts[p + 1:]  # the other pair card is out of the shoe
         if bust:
-            cls = -1
+            cls = row = -1
         else:
             total, _ = counts_total(counts)
             cls = punter_class(total, sum(counts), self._pontoon(counts))
-        payoff = self.payoffs.get((cls, stake))
+            row = punter_row(total, sum(counts), self._pontoon(counts))
+        payoff = self.payoffs.get((row, stake))
         if payoff is None:
-            payoff = np.full(NUM_OUTCOMES, -1.0) if bust else self.g[cls].copy()
-            payoff = self.payoffs[(cls, stake)] = payoff * stake / self.stake
+            payoff = np.full(NUM_OUTCOMES, float(self.bust_g)) if bust else self.g[row].copy()
+            payoff = self.payoffs[(row, stake)] = payoff * stake / self.stake
         return self.row(("split hand", stake, cls), dealt, payoff)
 
     def stands(self, counts: tuple[int, ...]) -> bool:
