@@ -138,7 +138,10 @@ def play_agent_batched(env: gym.Env, env_kwargs: dict, agent: ObservationPolicy,
                        progress: Callable[[int], object] | None = None, num_tables: int = 4096) -> AgentRecord:
     """``hands`` hands on the batched engine, configured like ``env`` (built with ``env_kwargs``)."""
     from shoot_pontoon_env.cards import HandClass
-    from shoot_pontoon_env.vector import kernel
+    from shoot_pontoon_env.vector.kernel_evaluation import (
+        D_CARDS, D_TOTALS, R_CLASSES, R_ILLEGAL, R_SHOOT_BETS, R_SHOOT_BETS_WON, R_SHOOT_CHIPS_BET,
+        R_SHOOT_CHIPS_WON, R_TURNOVERS,
+    )
     from shoot_pontoon_env.vector.evaluation import evaluate_hands
 
     base = env.unwrapped
@@ -155,15 +158,15 @@ def play_agent_batched(env: gym.Env, env_kwargs: dict, agent: ObservationPolicy,
     record.outcomes = Counter({"win": int((results.outcome > 0).sum()), "push": int((results.outcome == 0).sum()),
                                "loss": int((results.outcome < 0).sum())})
     totals = results.totals
-    record.hand_classes = Counter({cls.name.lower(): int(totals[kernel.R_CLASSES + int(cls)])
-                                   for cls in HandClass if totals[kernel.R_CLASSES + int(cls)]})
-    record.shoot_bets, record.shoot_bets_won = int(totals[kernel.R_SHOOT_BETS]), int(totals[kernel.R_SHOOT_BETS_WON])
-    record.shoot_chips_bet = int(totals[kernel.R_SHOOT_CHIPS_BET])
-    record.shoot_chips_won = int(totals[kernel.R_SHOOT_CHIPS_WON])
+    record.hand_classes = Counter({cls.name.lower(): int(totals[R_CLASSES + int(cls)])
+                                   for cls in HandClass if totals[R_CLASSES + int(cls)]})
+    record.shoot_bets, record.shoot_bets_won = int(totals[R_SHOOT_BETS]), int(totals[R_SHOOT_BETS_WON])
+    record.shoot_chips_bet = int(totals[R_SHOOT_CHIPS_BET])
+    record.shoot_chips_won = int(totals[R_SHOOT_CHIPS_WON])
     record.shoot_after = results.shoot_after
-    record.turnovers, record.illegal = int(totals[kernel.R_TURNOVERS]), int(totals[kernel.R_ILLEGAL])
+    record.turnovers, record.illegal = int(totals[R_TURNOVERS]), int(totals[R_ILLEGAL])
     labels = base.action_table.labels
-    counts = results.decisions.reshape(2, kernel.D_TOTALS, kernel.D_CARDS, len(labels))
+    counts = results.decisions.reshape(2, D_TOTALS, D_CARDS, len(labels))
     for soft, total, cards, action in zip(*np.nonzero(counts)):
         key = ("soft" if soft else "hard", int(total), int(cards), labels[action])
         record.decisions[key] = int(counts[soft, total, cards, action])

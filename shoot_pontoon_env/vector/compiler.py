@@ -1,12 +1,17 @@
 """Compiling the batched engine's kernel: lazily, by group, into numba's on-disk cache, and so that a
 cache that cannot be written or read never stops the env.
 
-``kernel.py`` registers each function here (:meth:`KernelCompiler.jit`) instead of compiling it at
-import. A group (the env's steps, or an evaluation's own player and records) is compiled on the first
-call of one of its entry points, in the order its functions were defined, each bound into the
-kernel's namespace as it is compiled so that its callers find it. So ``import kernel`` is instant, a
-``gym.make`` compiles only what an env steps with, and ``python -m evaluate`` adds its part when it
-first plays.
+The kernel's modules (``kernel.KERNEL_MODULES``) register each function here
+(:meth:`KernelCompiler.jit`) instead of compiling it at import. A group (the env's steps, or an
+evaluation's own player and records) is compiled on the first call of one of its entry points, in the
+order its functions were registered (a module after those it imports), each bound as it is compiled
+into every kernel module that holds its stand-in, so that its callers find it. So importing the kernel
+is instant, a ``gym.make`` compiles only what an env steps with, and ``python -m evaluate`` adds its
+part when it first plays.
+
+numba keys each function's cache entry on the function's own file, yet compiles into it the code and
+constants of the other kernel modules it calls: the compiler adds the kernel's fingerprint
+(``kernel.fingerprint``) to every key, so that a change to any of them compiles the kernel again.
 
 The first compile takes a while (a line on stderr as each group starts and ends, with its time;
 ``python -m shoot_pontoon_env.compile`` compiles them all ahead); later processes load the machine
@@ -23,6 +28,7 @@ thrown away and compiled again.
 from __future__ import annotations
 
 import atexit
+import importlib
 import inspect
 import os
 import shutil
@@ -32,12 +38,13 @@ import tempfile
 import threading
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 import numba
 from numba import njit
+from numba.core.caching import FunctionCache
 
 from . import indexing
 
@@ -71,6 +78,8 @@ class _Registered(NamedTuple):
     signature: tuple
     options: dict
     group: str
+    stand_in: Any
+    """What the function's name is bound to until it is compiled (``_EntryPoint``, ``_NotCompiled``)."""
 
 
 def disabled_reason() -> str | None:
@@ -83,10 +92,16 @@ def disabled_reason() -> str | None:
 
 
 class KernelCompiler:
-    """The registry of one kernel module's functions and the compiler of its groups."""
+    """The registry of the kernel's functions and the compiler of its groups. ``modules``: the modules
+    that register them, imported before the first compile; ``fingerprint``: the digest added to every
+    function's cache key (None: numba's own key)."""
 
-    def __init__(self, namespace: dict[str, Any]) -> None:
-        self._namespace = namespace
+    def __init__(self, modules: Sequence[str] = (), fingerprint: Callable[[], str] | None = None) -> None:
+        self._modules = tuple(modules)
+        self._fingerprint = fingerprint
+        self._key: str | None = None
+        """The fingerprint, computed at the first compile."""
+        self._imported = False
         self._registered: list[_Registered] = []
         self._compiled: set[str] = set()
         self._lock = threading.RLock()
@@ -98,19 +113,32 @@ class KernelCompiler:
         self.compiled_now: set[str] = set()
         """The groups that numba compiled (rather than loaded from its cache) in this process."""
         self._indexing_decided = False
-        self.group = ENV
-        """The group that functions registered now belong to (kernel.py switches it once)."""
 
     # ------------------------------------------------------------------ registration
-    def jit(self, signature: tuple, options: dict, entry: bool) -> Callable[[Callable], Any]:
-        """A decorator: register the function; an entry point gets a callable stand-in that compiles
-        its group on first use, any other function a stand-in that only its callers' compile replaces."""
+    def jit(self, signature: tuple, options: dict, entry: bool,
+            group: str = ENV) -> Callable[[Callable], Any]:
+        """A decorator: register the function in ``group``; an entry point gets a callable stand-in that
+        compiles its group on first use, any other function a stand-in that only its callers' compile
+        replaces. Names are unique across the kernel's modules (a module imports its callees by name)."""
 
         def register(function: Callable) -> Any:
-            self._registered.append(_Registered(function.__name__, function, signature, options, self.group))
-            return _EntryPoint(self, function.__name__, self.group) if entry else _NotCompiled(function.__name__)
+            name = function.__name__
+            if any(item.name == name for item in self._registered):
+                raise ValueError(f"{function.__module__}.{name}: a kernel function of that name is "
+                                 "registered already")
+            stand_in = _EntryPoint(self, function, group) if entry else _NotCompiled(name)
+            self._registered.append(_Registered(name, function, signature, options, group, stand_in))
+            return stand_in
 
         return register
+
+    def registered(self) -> list[_Registered]:
+        """Every function of the kernel, in the order registered (its modules imported first)."""
+        if not self._imported:
+            for module in self._modules:
+                importlib.import_module(module)
+            self._imported = True
+        return list(self._registered)
 
     # ------------------------------------------------------------------ compiling
     def compile(self, group: str | None = None) -> None:
@@ -119,9 +147,14 @@ class KernelCompiler:
         if reason is not None:
             raise RuntimeError(reason)
         with self._lock:
+            registered = self.registered()
             if not self._indexing_decided:  # the kernel's indices never count from the end
-                indexing.install(self._namespace["__name__"])
+                modules = dict.fromkeys([*self._modules, *(item.function.__module__ for item in registered)])
+                for module in modules:
+                    indexing.install(module)
                 self._indexing_decided = True
+            if self._key is None and self._fingerprint is not None:
+                self._key = self._fingerprint()
             for name in (GROUPS if group is None else dict.fromkeys((*NEEDS.get(group, (ENV,)), group))):
                 if name not in self._compiled:
                     self._compile_group(name)
@@ -134,9 +167,14 @@ class KernelCompiler:
         it starts (at the first function not in the cache) and one as it ends, with the time it took."""
         self._group_start = (time.process_time(), time.perf_counter())
         self._group_announced = False
+        namespaces = list({id(item.function.__globals__): item.function.__globals__
+                           for item in self._registered}.values())
         for item in self._registered:
             if item.group == group:
-                self._namespace[item.name] = self._compile_one(item)
+                compiled = self._compile_one(item)
+                for namespace in namespaces:  # its own module's, and every module that imported it by name
+                    if namespace.get(item.name) is item.stand_in:
+                        namespace[item.name] = compiled
         self._compiled.add(group)
         if self._group_announced:
             self.compiled_now.add(group)
@@ -149,6 +187,8 @@ class KernelCompiler:
         with self._cache_place():
             cache = self._cache_dir is not False
             dispatcher = njit(cache=cache, **item.options)(item.function)
+            if cache and self._key is not None:
+                dispatcher._cache = _FingerprintedCache(item.function, self._key)
             if cache and not self._safe_place(dispatcher, item.function):
                 cache = False
                 dispatcher = njit(cache=False, **item.options)(item.function)
@@ -416,23 +456,35 @@ def _tighten(folder: str) -> None:
         pass
 
 
-class _EntryPoint:
-    """What ``kernel.NAME`` is for an entry point until its group is compiled: the first call
-    compiles the group, which binds the compiled function in the kernel's place."""
+class _FingerprintedCache(FunctionCache):
+    """numba's cache of one function, its entries keyed on the kernel's fingerprint too."""
 
-    def __init__(self, compiler: KernelCompiler, name: str, group: str) -> None:
-        self._compiler, self.__name__, self._group = compiler, name, group
+    def __init__(self, function: Callable, fingerprint: str) -> None:
+        super().__init__(function)
+        self._fingerprint = fingerprint
+
+    def _index_key(self, sig: Any, codegen: Any) -> tuple:
+        return (*super()._index_key(sig, codegen), self._fingerprint)
+
+
+class _EntryPoint:
+    """What an entry point's name is until its group is compiled: the first call compiles the group,
+    which binds the compiled function in its module in this stand-in's place."""
+
+    def __init__(self, compiler: KernelCompiler, function: Callable, group: str) -> None:
+        self._compiler, self.__name__, self._group = compiler, function.__name__, group
+        self._module = function.__globals__
 
     def __call__(self, *args: Any) -> Any:
         self._compiler.compile(self._group)
-        return self._compiler._namespace[self.__name__](*args)
+        return self._module[self.__name__](*args)
 
     def __repr__(self) -> str:
         return f"<kernel entry point {self.__name__} (not compiled yet)>"
 
 
 class _NotCompiled:
-    """What ``kernel.NAME`` is for a kernel-only function until its group is compiled."""
+    """What a kernel-only function's name is until its group is compiled."""
 
     def __init__(self, name: str) -> None:
         self.__name__ = name

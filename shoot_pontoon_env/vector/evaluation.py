@@ -1,7 +1,7 @@
 """Evaluations on the batched engine: many hands of one agent, dealt by common random numbers.
 
 Hand ``h`` of an evaluation seeded ``seed`` starts a fresh table whose shoe is shuffled by the key
-``kernel.hand_key(seed, h)``: the lazy shuffle draws each position's card from (key, shuffle,
+``kernel_evaluation.hand_key(seed, h)``: the lazy shuffle draws each position's card from (key, shuffle,
 position) alone, so every agent meets the same shoe order in hand ``h`` however many cards it takes,
 as in the scalar tournament, where hand ``h`` is reset with seed ``seed + h``.
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..seat.config import SeatConfig
-from . import kernel
+from . import kernel_evaluation
 from .tables import TableBatch
 from .layout import AP_NONE, T_HAND, T_NEEDS_RESET
 from .policy import NO_POLICY, BatchPlayer
@@ -43,7 +43,8 @@ class HandResults:
     outcome: np.ndarray
     shoot_after: np.ndarray
     totals: np.ndarray
-    """kernel.R_*: hand classes, Shoot bets placed and won, chips bet and won, turnovers, illegal actions."""
+    """kernel_evaluation.R_*: hand classes, Shoot bets placed and won, chips bet and won, turnovers, illegal
+    actions."""
     decisions: np.ndarray
     """Counts (soft, total, cards, action index) of the agent's playing decisions."""
 
@@ -66,8 +67,9 @@ def evaluate_hands(config: SeatConfig, hands: int, seed: int, *,
     batch.t[:, T_HAND] = -1
     results = HandResults(
         returns=np.zeros(hands), per_stake=np.full(hands, np.nan), shoot_part=np.full(hands, np.nan), outcome=np.zeros(hands, dtype=np.int8),
-        shoot_after=np.zeros(hands, dtype=np.int64), totals=np.zeros(kernel.R_FIELDS, dtype=np.int64),
-        decisions=np.zeros(2 * kernel.D_TOTALS * kernel.D_CARDS * len(config.action_table), dtype=np.int64),
+        shoot_after=np.zeros(hands, dtype=np.int64), totals=np.zeros(kernel_evaluation.R_FIELDS, dtype=np.int64),
+        decisions=np.zeros(2 * kernel_evaluation.D_TOTALS * kernel_evaluation.D_CARDS * len(config.action_table),
+                           dtype=np.int64),
     )
     running = np.zeros(tables)
     actions = np.zeros(tables, dtype=np.int64)
@@ -75,10 +77,11 @@ def evaluate_hands(config: SeatConfig, hands: int, seed: int, *,
     done_before = 0
 
     def call(external: bool, budget: int) -> int:
-        active = kernel.play_hands(batch.t, batch.k8, c.c, c.f, c.tab, batch.policy, batch.obs, batch.mask, actions,
-                                   external, seed, hands, budget, running, results.returns, results.per_stake,
-                                   results.shoot_part, results.outcome, results.shoot_after, results.totals, results.decisions,
-                                   batch.rng_handle(rng), batch.scratch)
+        active = kernel_evaluation.play_hands(batch.t, batch.k8, c.c, c.f, c.tab, batch.policy, batch.obs,
+                                              batch.mask, actions, external, seed, hands, budget, running,
+                                              results.returns, results.per_stake, results.shoot_part, results.outcome,
+                                              results.shoot_after, results.totals, results.decisions,
+                                              batch.rng_handle(rng), batch.scratch)
         batch._check()
         return int(active)
 

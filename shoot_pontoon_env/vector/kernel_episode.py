@@ -1,5 +1,5 @@
 """``KernelEpisode``: one seat's episode on the batched engine at one table (the kernel that
-``gym.make_vec`` steps, ``vector/kernel.py``), read back through ``vector/readout.py``."""
+``gym.make_vec`` steps, ``vector/kernel_seat.py``), read back through ``vector/readout.py``."""
 
 from __future__ import annotations
 

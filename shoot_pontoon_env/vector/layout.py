@@ -56,25 +56,37 @@ MAX_TOTAL = 32
 """Totals index 0..31 (a bust shows at most 21 + 10)."""
 MAX_MOVES = enc.MAX_MOVES
 
+# A field list's last name is its count (T_FIELDS, H_FIELDS, C_FIELDS): a field added before it moves it,
+# and Python checks the range against the names.
+
 # --------------------------------------------------------------------------- per-table scalars
 (T_STAGE, T_CURSOR, T_BOX, T_BANKER, T_SHOOT, T_RESERVE, T_DEAL_NUMBER, T_TURNOVERS, T_HANDS,
  T_BANKER_CARDS, T_REVEALED, T_FORFEITED, T_SHOE_POS, T_SHOE_SIZE, T_SHOE_SHUFFLED, T_SHUFFLES,
  T_DEALS, T_TERMINAL, T_DECIDED, T_ACK, T_WEALTH_MARK, T_FEED_HEAD, T_FEED_COUNT, T_ERROR,
- T_ILLEGAL, T_KEY_LO, T_KEY_HI, T_HAND, T_NEEDS_RESET, T_SEED_LO, T_SEED_HI) = range(31)
-T_FIELDS = 31
+ T_ILLEGAL, T_KEY_LO, T_KEY_HI, T_HAND, T_NEEDS_RESET, T_SEED_LO, T_SEED_HI,
+ T_FIELDS) = range(32)
 """T_KEY_*: the episode's shuffle key (31 bits each); T_HAND, T_NEEDS_RESET: the hand a table plays in
-an evaluation (``kernel.play_hands``); T_SEED_*: the current shuffle's seed, derived from the key and
-T_SHUFFLES (32 bits each, ``kernel.reseed``)."""
+an evaluation (``kernel_evaluation.play_hands``); T_SEED_*: the current shuffle's seed, derived from the
+key and T_SHUFFLES (32 bits each, ``kernel_deals.reseed``)."""
 
 # --------------------------------------------------------------------------- per-hand fields
 (H_SEAT, H_BOX, H_ORIGINAL, H_STAKE, H_CARDS, H_SHOOT_BET, H_BUYS, H_TWISTS, H_DOUBLED, H_FROM_SPLIT,
- H_FOURTH_OFFERED, H_DONE, H_SETTLED, H_RESULT, H_WON_FROM_SHOOT, H_RESHUFFLED) = range(16)
-H_FIELDS = 16
+ H_FOURTH_OFFERED, H_DONE, H_SETTLED, H_RESULT, H_WON_FROM_SHOOT, H_RESHUFFLED,
+ H_FIELDS) = range(17)
 
 # --------------------------------------------------------------------------- kernel errors
-E_NONE, E_OPPONENT_ILLEGAL, E_SHOE_EXHAUSTED, E_FEED_EMPTY, E_NO_DECISION, E_RUNAWAY, E_BAD_ACTION = range(7)
+(E_NONE, E_PLAYER_ILLEGAL, E_SHOE_EXHAUSTED, E_FEED_EMPTY, E_NO_DECISION, E_RUNAWAY, E_BAD_ACTION,
+ E_NETWORK_ILLEGAL, E_SOLVER_ILLEGAL, E_POLICY_NO_DECISION, E_AUTOPILOT_NO_INDEX) = range(11)
+"""The first error of a table (T_ERROR), one code per cause."""
 ERRORS = {
-    E_OPPONENT_ILLEGAL: "a table player chose an action the rules do not allow",
+    E_PLAYER_ILLEGAL: "a rule-based table player chose an action the rules do not allow",
+    E_NETWORK_ILLEGAL: ("a network table player chose an action the rules do not allow (its actions are not "
+                        "masked)"),
+    E_SOLVER_ILLEGAL: "the solver's table player chose an action the rules do not allow",
+    E_POLICY_NO_DECISION: ("the solver's policy holds no decision for a hand it plays (its up card, cards, "
+                           "stake multiple or buys lie outside the policy's tables)"),
+    E_AUTOPILOT_NO_INDEX: ("the evaluated seat's own player chose an action that no legal index of its "
+                           "action table stands for"),
     E_SHOE_EXHAUSTED: "every card of the shoe is in a live hand",
     E_FEED_EMPTY: "a shuffle found no fed shoe order (fed mode)",
     E_NO_DECISION: "the episode ended before the agent's first decision",
@@ -91,17 +103,16 @@ ERRORS = {
  C_DOUBLE_STAKES, C_SPLIT_BY_VALUE, C_MAX_SPLIT_HANDS, C_PONTOON_AFTER_SPLIT, C_PLAYERS, C_SEAT,
  C_BANKER_SEAT_ENV, C_DEALS_PER_EPISODE, C_STARTING_CHIPS, C_ACTIONS, C_SLOTS, C_SHOE_FULL,
  C_O_FEED_LEN, C_O_SHOE, C_O_FEED, C_FEED_CAPACITY, C_O_ACT_KIND, C_O_ACT_AMOUNT, C_O_STRAT,
- C_BANKER_STOPS_AT_FIVE, C_AUTOPILOT, C_BLIND, C_O_BY_KIND, C_COMPACT) = range(56)
-C_FIELDS = 56
+ C_BANKER_STOPS_AT_FIVE, C_AUTOPILOT, C_BLIND, C_O_BY_KIND, C_COMPACT,
+ C_FIELDS) = range(57)
 """Fixed fields of the int64 config (rules, seats, and the offsets of the parts of a table's rows
 that depend on its size; the balances, the hands and their cards lie at fixed places: BALANCES,
 HANDS, K_FIXED). The action table and the players follow at C_O_ACT_KIND, C_O_ACT_AMOUNT and
 C_O_STRAT, and the action indices grouped by kind at C_O_BY_KIND (``by_kind``)."""
-F_PENETRATION, F_PENALTY, F_O_STRAT, F_BANKER_CARDS_BOUND = range(4)
-F_FIELDS = 4
+F_PENETRATION, F_PENALTY, F_O_STRAT, F_BANKER_CARDS_BOUND, F_FIELDS = range(5)
 CHIP_FEATURES = 4096
 """Chip counts (0..4095) whose compact chip feature the float64 config holds, from F_FIELDS (the
-encoder looks a Shoot, reserve or capacity up there instead of calling log1p: ``engine.chip_features``)."""
+encoder looks a Shoot, reserve or capacity up there instead of calling log1p: ``tables.chip_features``)."""
 F_MULTIPLES = F_FIELDS + CHIP_FEATURES
 """Where the action table's buy multiples start in the float64 config (the players' parameters follow,
 at F_O_STRAT)."""
@@ -124,32 +135,28 @@ TAB_SIZE = TAB_O_SPECIAL + CARDS_PER_DECK * CARDS_PER_DECK
 # --------------------------------------------------------------------------- table players
 (S_BASE, S_RANDOM, S_THRESHOLD, S_TIPS, S_STAND, S_DEALER, S_SHOOT_AWARE, S_OPTIMAL, S_NETWORK) = range(9)
 """S_OPTIMAL: the solver's policy (an ``OptimalPunter``) from the batch's policy array, at a whole table.
-S_NETWORK: a trained network (a ``PolicyPlayer`` with a numpy actor) from the batch's network arrays,
+S_NETWORK: a trained network (an ``ObservationPolicy`` with a numpy actor) from the batch's network arrays,
 at a whole table (the network each table's seat plays: ``WholeTableBatch.net_of``)."""
-STRAT_INTS = 5
-"""Per seat in the config: the player's kind, then four int parameters (SI_*)."""
-SI_PUNTER_STICK, SI_BANKER_STAND, SI_A, SI_B = range(1, 5)
-"""The punter's stick-on total, the banker's stand-on total, then two per kind (tips: big Shoot bet,
-large Shoot; dealer: hits soft 17; shoot_aware: cautious stand-on)."""
-STRAT_FLOATS = 2
-SF_A, SF_B = range(2)
-"""Float parameters (shoot_aware: exposure fraction, sell-at multiple)."""
+SI_PUNTER_STICK, SI_BANKER_STAND, SI_A, SI_B, STRAT_INTS = range(1, 6)
+"""Per seat in the config, STRAT_INTS ints: the player's kind, then the punter's stick-on total, the
+banker's stand-on total, then two per kind (tips: big Shoot bet, large Shoot; dealer: hits soft 17;
+shoot_aware: cautious stand-on)."""
+SF_A, SF_B, STRAT_FLOATS = range(3)
+"""Float parameters, STRAT_FLOATS per seat (shoot_aware: exposure fraction, sell-at multiple)."""
 AP_NONE, AP_STRATEGY, AP_TABLE, AP_UNIFORM = range(4)
 """How the kernel plays the agent's seat itself in an evaluation (C_AUTOPILOT): not at all, by the
 rule-based player in strategy slot ``num_players``, by a solver's policy table, uniformly over the mask.
 C_BLIND: no observation is encoded (an evaluation whose agent the kernel plays needs only the mask);
 C_COMPACT: the observation is features.compact_observation's, written directly."""
 (N_COMPACT, N_MASKED, N_STARTING_CHIPS, N_INPUTS, N_LAYERS, N_ACTIONS, N_O_KIND, N_O_AMOUNT, N_O_MULTIPLE,
- N_O_LAYERS) = range(10)
-N_FIELDS = 10
-"""A network's block in the batch's int64 network array (``engine.network_arrays``), which starts with
+ N_O_LAYERS, N_FIELDS) = range(11)
+"""A network's block in the batch's int64 network array (``tables.network_arrays``), which starts with
 the count of networks and each block's offset: whether it reads the compact observation, whether its
 actions are masked, the starting chips its encoder reads the balance from, its inputs, layers and
 actions, where its action table's kinds and amounts lie (int array) and its buy multiples (float
 array), and where its layers' rows start (NL_FIELDS each: outputs, weights' and biases' offsets in
 the float array; the weights (inputs, outputs) row-major, as ``ActorArrays.weights``)."""
-NL_OUTPUTS, NL_O_WEIGHTS, NL_O_BIASES = range(3)
-NL_FIELDS = 3
+NL_OUTPUTS, NL_O_WEIGHTS, NL_O_BIASES, NL_FIELDS = range(4)
 BATCHED_STRATEGIES = (Policy, RandomPlayer, ThresholdPunter, TipsPunter, StandOnBanker, DealerRulesBanker,
                       ShootAwareBanker)
 

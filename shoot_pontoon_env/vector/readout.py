@@ -19,7 +19,8 @@ from ..engine.view import SeatView, seen_cards
 from ..rules import SHOOT_BET_POINTS, Rules
 from .tables import TableBatch
 from ..seat.episode import TableFacts
-from .kernel import MOVE, V_TO_ACT, VIEW_FIELDS, view_fields
+from .kernel_hands import MOVE
+from .kernel_seat import V_TO_ACT, VIEW_FIELDS, view_fields
 from .layout import (
     BALANCES, C_PLAYERS, C_SEAT, HAND_BYTES, HAND_UP, H_BOX, H_BUYS, H_CARDS, H_DONE, H_DOUBLED, H_FOURTH_OFFERED,
     H_FROM_SPLIT, H_ORIGINAL, H_RESHUFFLED, H_RESULT, H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, H_TWISTS,

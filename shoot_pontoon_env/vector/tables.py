@@ -21,7 +21,7 @@ from ..players.policy import Policy
 from ..seat.encoding import BANKER_RANKS, CHIP_BOUND, hand_slots
 from ..seat.features import CHIP_LOG_SCALE, COMPACT_SIZE
 from ..solver.player import OptimalPunter
-from . import kernel
+from . import kernel_seat
 from .bitgen import GeneratorHandle
 from .compiler import disabled_reason
 from .policy import NO_POLICY, BatchPlayer, distinct_players, seat_roles
@@ -48,8 +48,8 @@ INT32_CHIPS = 2**31 - 1
 KEY_RANGE = 2**62
 """Shuffle keys are integers of [0, 2**62), every one of them possible: ``Generator.integers`` (one
 64-bit draw, shifted), where a uniform float scaled would give only multiples of 512 (53 bits a key:
-repeated deals within a long training run). Every reset passes its keys to the kernel (``draw_keys``),
-so the kernel's own ``draw_key`` is never reached."""
+repeated deals within a long training run). Every reset passes its keys to the kernel (``draw_keys``,
+``first_key``), whose own bit generator shuffles from them (``kernel_deals.keyed_uniform``)."""
 
 
 def first_key(seed: int) -> int:
@@ -144,9 +144,9 @@ class KernelNetwork(NamedTuple):
 
 
 def kernel_network(argument: str, player: Policy, config: SeatConfig) -> KernelNetwork | None:
-    """The network a table player plays by, where it is a ``PolicyPlayer`` the kernel can play (its
+    """The network a table player plays by, where it is an ``ObservationPolicy`` the kernel can play (its
     ``kernel_network()``: an ``ActorArrays`` actor and the observation it reads); None for a player
-    that is no PolicyPlayer. A PolicyPlayer the kernel cannot play is refused (an
+    that is no ObservationPolicy. An ObservationPolicy the kernel cannot play is refused (an
     :class:`UnbatchableStrategy` naming ``argument``): one without a numpy actor, or one built for
     other rules or another table size, or whose actor does not fit its observation or action table."""
     read = getattr(player, "kernel_network", None)
@@ -157,7 +157,7 @@ def kernel_network(argument: str, player: Policy, config: SeatConfig) -> KernelN
     found = read()
     if found is None:
         raise UnbatchableStrategy(
-            f"{what}: the batched engine plays a PolicyPlayer only by its numpy actor (models.ActorPlayer, "
+            f"{what}: the batched engine plays an ObservationPolicy only by its numpy actor (models.ActorPlayer, "
             "or a TrainedPlayer: an ActorArrays actor, flat or compact observation, its choose and act not "
             "overridden); use the Table (ShootPontoonAECEnv with engine='table') for this player")
     actor, observation = found
@@ -424,7 +424,7 @@ class TableBatch:
         self._keys = np.full(n, -1, dtype=np.int64)
         """The shuffle keys of the tables a call resets (``draw_keys``)."""
         self._no_actions = np.zeros(n, dtype=np.int64)
-        self.scratch = np.zeros(kernel.scratch_size(slots), dtype=np.int64)
+        self.scratch = np.zeros(kernel_seat.scratch_size(slots), dtype=np.int64)
         """The kernel's working memory of one call (legal moves, rank counts, showdown outcomes)."""
         self.rng_handle = GeneratorHandle()
         """The kernel's view of the Generator it is called with (``bitgen.py``)."""
@@ -437,9 +437,10 @@ class TableBatch:
         which = self._all if which is None else np.ascontiguousarray(which, dtype=np.bool_)
         keys = draw_keys(rng, which, self._keys) if keys is None else np.ascontiguousarray(keys, dtype=np.int64)
         c = self.config
-        self._check(kernel.play_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask, self._no_actions,
-                                       which, bool(carry), False, keys, self.rewards, self.terminated,
-                                       self.step_illegal, self.step_deals, self.rng_handle(rng), self.scratch))
+        self._check(kernel_seat.play_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask,
+                                            self._no_actions, which, bool(carry), False, keys, self.rewards,
+                                            self.terminated, self.step_illegal, self.step_deals,
+                                            self.rng_handle(rng), self.scratch))
 
     def step(self, actions: np.ndarray, autoreset: np.ndarray, rng: np.random.Generator) -> None:
         """One step of every table (``autoreset`` rows start a new episode instead); the results are
@@ -447,10 +448,10 @@ class TableBatch:
         c = self.config
         autoreset = np.ascontiguousarray(autoreset, dtype=np.bool_)
         keys = draw_keys(rng, autoreset, self._keys) if autoreset.any() else self._no_keys
-        self._check(kernel.play_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask,
-                                       np.ascontiguousarray(actions, dtype=np.int64), autoreset, True, True, keys,
-                                       self.rewards, self.terminated, self.step_illegal, self.step_deals,
-                                       self.rng_handle(rng), self.scratch))
+        self._check(kernel_seat.play_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask,
+                                            np.ascontiguousarray(actions, dtype=np.int64), autoreset, True, True,
+                                            keys, self.rewards, self.terminated, self.step_illegal,
+                                            self.step_deals, self.rng_handle(rng), self.scratch))
 
     def _check(self, table: int | None = None) -> None:
         """Raises for the first table in error: ``table`` as the kernel reported it (-1: none), or None

@@ -4,7 +4,7 @@ Where a :class:`TableBatch` plays one agent seat against the kernel's table play
 batch stops at whichever learner's seat is to act (pgx's multi-player shape: the current seat, its
 observation and mask, and a reward for every seat at every step). The seats not in ``learners``
 are played by their table players (``config.players``: rule-based, the solver's policy, an
-``OptimalPunter``, or a trained network, a ``PolicyPlayer`` with a numpy actor, which plays only its
+``OptimalPunter``, or a trained network, an ``ObservationPolicy`` with a numpy actor, which plays only its
 own role where the seat's player is split by role: ``models.player.RolePlayers``) inside the kernel.
 Each table is one episode of ``ShootPontoonAECEnv``, step by step
 (``tests/multiagent/test_batched_differential.py``).
@@ -19,7 +19,7 @@ import numpy as np
 from ..seat.config import SeatConfig
 from ..seat.episode import TableFacts
 from ..engine.view import SeatView
-from . import kernel
+from . import kernel_whole_table
 from .tables import TableBatch, draw_keys, network_arrays, solver_players_policy
 from .layout import C_PLAYERS, C_SEAT
 from .readout import batch_facts, batch_seat_view
@@ -49,7 +49,7 @@ class WholeTableBatch(TableBatch):
         self.marks = np.zeros((n, players), dtype=np.int64)
         """Each seat's wealth when its reward was last written (the kernel's)."""
         self.networks = network_arrays(config)
-        """The trained networks the table players play by (``engine.network_arrays``)."""
+        """The trained networks the table players play by (``tables.network_arrays``)."""
         self.net_of = np.ascontiguousarray(np.tile(self.networks.of_seat.ravel(), (n, 1)))
         """``net_of[i, s]`` and ``net_of[i, num_players + s]``: the network (an index of ``networks``) that
         table i's seat s plays while it punts and while it banks, where ``config.players[s]`` is a network
@@ -78,7 +78,7 @@ class WholeTableBatch(TableBatch):
               keys: np.ndarray) -> None:
         c = self.config
         net = self.networks
-        self._check(kernel.play_whole_tables(
+        self._check(kernel_whole_table.play_whole_tables(
             self.t, self.k8, c.c, c.f, c.tab, self.policy, net.ints, net.floats, self.net_of, self.obs, self.mask,
             actions, resets, bool(carry), step, np.ascontiguousarray(keys, dtype=np.int64), self.bankers,
             self.learners, self.marks, self.rewards, self.seats, self.terminated, self.step_bankers, self.step_deals,
@@ -95,7 +95,8 @@ class WholeTableBatch(TableBatch):
             raise ValueError(f"row of shape {row.shape} and mask of shape {mask.shape}: expected "
                              f"{self.obs.shape[1:]} and {self.mask.shape[1:]} (one table's observation and mask)")
         c = self.config
-        kernel.observe_whole_table(self.t[table], self.k8[table], c.c, c.f, seat, row, mask, self.scratch)
+        kernel_whole_table.observe_whole_table(self.t[table], self.k8[table], c.c, c.f, seat, row, mask,
+                                               self.scratch)
 
     def seat_view(self, table: int, seat: int) -> SeatView:
         """Seat ``seat``'s :class:`SeatView` at table ``table`` (what :meth:`observe` encodes)."""

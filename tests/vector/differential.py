@@ -18,7 +18,7 @@ from shoot_pontoon_env.engine import table as table_module
 from shoot_pontoon_env.engine.view import SeatView
 from shoot_pontoon_env.shoe import Shoe
 from shoot_pontoon_env.players.policy import Policy
-from shoot_pontoon_env.vector import kernel
+from shoot_pontoon_env.vector import kernel_evaluation
 from shoot_pontoon_env.vector.tables import TableBatch
 from shoot_pontoon_env.vector.layout import AP_NONE
 from shoot_pontoon_env.vector.policy import NO_POLICY, BatchPlayer
@@ -104,8 +104,9 @@ class Differential:
         chosen = np.zeros(len(self.envs), dtype=np.int64)
         if self.agent is not None:
             c = self.batch.config
-            kernel.choose_actions(self.batch.t, self.batch.k8, c.c, c.f, c.tab, self.batch.policy, self.batch.mask,
-                                  chosen, self.batch.rng_handle(self.batch_rng), self.batch.scratch)
+            kernel_evaluation.choose_actions(self.batch.t, self.batch.k8, c.c, c.f, self.batch.policy,
+                                             self.batch.mask, chosen, self.batch.rng_handle(self.batch_rng),
+                                             self.batch.scratch)
         results = []
         for i, env in enumerate(self.envs):
             if self.done[i]:

@@ -19,7 +19,7 @@ from numba import njit
 from numba.np import arrayobj
 
 from shoot_pontoon_env.multiagent.batched import batched_env
-from shoot_pontoon_env.vector import indexing, kernel
+from shoot_pontoon_env.vector import indexing, kernel, kernel_seat
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,14 +33,16 @@ def probe_module(name: str) -> pytypes.ModuleType:
 
 def test_the_kernel_is_compiled_without_wraparound():
     kernel.compile()
-    assert indexing.is_installed(kernel.__name__)
+    for module in kernel.KERNEL_MODULES:
+        assert indexing.is_installed(module), module
+    assert {item.function.__module__ for item in kernel.COMPILER.registered()} <= set(kernel.KERNEL_MODULES)
     assert hasattr(arrayobj.fix_integer_index, "wrapped")
 
 
 def test_the_symbol_prefix_is_the_one_numba_gives_the_kernels_functions():
     kernel.compile()
-    compiled = kernel.play_tables.overloads[next(iter(kernel.play_tables.overloads))]
-    assert compiled.fndesc.mangled_name.startswith(indexing.symbol_prefix(kernel.__name__))
+    compiled = kernel_seat.play_tables.overloads[next(iter(kernel_seat.play_tables.overloads))]
+    assert compiled.fndesc.mangled_name.startswith(indexing.symbol_prefix(kernel_seat.__name__))
 
 
 def test_other_numba_functions_keep_pythons_negative_indices():

@@ -59,7 +59,7 @@ def toys():
     """A compiler of this module's two toy functions, as kernel.py registers its own (restored after)."""
     def build() -> tuple[KernelCompiler, dict]:
         namespace = globals()
-        toy = KernelCompiler(namespace)
+        toy = KernelCompiler()
         options = {"nogil": True, "no_cpython_wrapper": False, "_nrt": True, "forceinline": False}
         namespace["toy_half"] = toy.jit((types.int64,), options, entry=False)(TOY_HALF)
         namespace["toy_run"] = toy.jit((types.int64,), options, entry=True)(TOY_RUN)
@@ -249,7 +249,7 @@ def test_the_users_own_places_are_trusted_and_numba_cache_dir_is_checked(tmp_pat
     """The package's ``__pycache__`` is as writable as its code; the folder numba makes under
     NUMBA_CACHE_DIR is checked like any other (``NUMBA_CACHE_DIR=/tmp`` is a common recipe, and the
     name numba makes there is predictable)."""
-    function = kernel.COMPILER._registered[0].function
+    function = kernel.COMPILER.registered()[0].function
     beside = os.path.join(os.path.dirname(kernel.__file__), "__pycache__")
     assert compiler._own_place_problem(beside, function) is None
     mine = tmp_path / "mine"
@@ -313,7 +313,7 @@ def test_the_reported_attack_runs_nothing_in_a_fresh_process(tmp_path, monkeypat
     temp.mkdir()
     temp.chmod(0o1777)
     marker = tmp_path / "the-plant-ran"
-    functions = [item.function for item in kernel.COMPILER._registered if item.options.get("inline") != "always"]
+    functions = [item.function for item in kernel.COMPILER.registered() if item.options.get("inline") != "always"]
     predicted = temp / f"shoot-pontoon-env-numba-{os.geteuid()}"
     plant(predicted, marker, monkeypatch, OTHER_UID, 0o777, functions)
     script = textwrap.dedent("""

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from numba import types
 
-from shoot_pontoon_env.vector import compiler, kernel
+from shoot_pontoon_env.vector import compiler, kernel, kernel_seat
 from shoot_pontoon_env.vector.compiler import ENV, EVALUATION, POLICY, WHOLE_TABLE, KernelCacheWarning, KernelCompiler
 
 
@@ -32,7 +32,7 @@ def toy_entry(x):
 def toy_compiler() -> tuple[KernelCompiler, dict]:
     """A compiler of this module's two toy functions, as kernel.py registers its own."""
     namespace = globals()
-    toy = KernelCompiler(namespace)
+    toy = KernelCompiler()
     options = dict(nogil=True, no_cpython_wrapper=False, _nrt=True, forceinline=False)
     namespace["toy_twice"] = toy.jit((types.int64,), options, entry=False)(TOY_TWICE)
     namespace["toy_entry"] = toy.jit((types.int64,), options, entry=True)(TOY_ENTRY)
@@ -55,7 +55,7 @@ def test_importing_the_kernel_compiles_nothing_and_an_evaluation_compiles_after_
     assert all(compiler.NEEDS[group][0] == ENV for group in (EVALUATION, WHOLE_TABLE))
     kernel.compile(ENV)
     assert kernel.COMPILER.is_compiled(ENV)
-    assert hasattr(kernel.play_tables, "signatures")  # the compiled dispatcher took the stand-in's place
+    assert hasattr(kernel_seat.play_tables, "signatures")  # the compiled dispatcher took the stand-in's place
 
 
 def test_an_entry_point_compiles_its_group_on_first_call_and_announces_it_once(cache_dir, capsys):
