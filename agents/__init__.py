@@ -17,7 +17,7 @@ the solver's Shoot bets at the env's levels), ``basic`` (the infinite-deck solut
 ``zoo:NAME`` (a committed model of ``agents/zoo``), a saved model ``.zip`` (with its run's
 ``config.yaml``, or in an rl-baselines3-zoo run folder) or a run folder holding ``model.zip``, read
 without unpickling; a Policy; a callable of an observation and its action mask. A policy over views
-is answered through the observation by a :class:`StrategyAgent`.
+is answered through the observation (``models.player.ViewPolicy``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import gymnasium as gym
 
 from shoot_pontoon_env.models import player as table_players
 from shoot_pontoon_env.models.player import ObservationPolicy
-from shoot_pontoon_env.models.resolve import UnknownPolicy, make_policy, shoot_levels
+from shoot_pontoon_env.models.resolve import UnknownPolicy, is_import_spec, observation_policy, shoot_levels
 from shoot_pontoon_env.players.strategies import STRATEGIES
 
 from .base import Agent, EnvContext, RandomAgent
@@ -56,29 +56,20 @@ def shoot_allowance(context: EnvContext) -> int:
 
 
 def make_agent(spec: Any, env: gym.Env) -> ObservationPolicy:
-    """An agent by ``spec``, bound to ``env``'s agent seat: ``random`` and ``equilibrium`` built here,
-    anything else by ``models.resolve.make_policy`` (a policy over views answered through the
-    observation by a :class:`StrategyAgent`). A ValueError naming an unknown spec and the choices."""
+    """An agent by ``spec``, bound to ``env``'s agent seat: ``equilibrium`` built here, anything else by
+    ``models.resolve.observation_policy`` (``random`` uniform over the legal indices; a policy over
+    views answered through the observation). A ValueError naming an unknown spec and the choices."""
     from .trained import ZOO
 
-    if isinstance(spec, str) and spec == "random":
-        return RandomAgent().bind(env)
     if isinstance(spec, str) and spec == "equilibrium":  # heads-up CFR+ equilibrium of a reduced game
         from .equilibrium import EquilibriumAgent
 
         return EquilibriumAgent().bind(env)
     try:
-        policy = make_policy(spec, env=env, role=_seat_role(env), label="agent", zoo=ZOO)
-    except UnknownPolicy:
+        return observation_policy(spec, env, label="agent", zoo=ZOO)
+    except UnknownPolicy as error:
+        if isinstance(spec, str) and is_import_spec(spec):  # the module or name is missing: it says which
+            raise ValueError(str(error)) from None
         raise ValueError(f"unknown agent {spec!r}: expected one of {agent_names()}, a model .zip path, a run "
-                         "folder holding model.zip, a Policy or a callable of an observation and its action "
-                         "mask") from None
-    if isinstance(policy, ObservationPolicy):  # bound to this env's seat (as it is, where it already is)
-        return policy if policy.context == EnvContext.of(env) else policy.bind(env)
-    return StrategyAgent(policy).bind(env)
-
-
-def _seat_role(env: gym.Env) -> str | None:
-    """The role of a single-seat env's agent (its action table plays one), so that a model is not paired."""
-    roles = table_players.action_table_roles(EnvContext.of(env).action_table)
-    return roles[0] if len(roles) == 1 else None
+                         "folder holding model.zip, module:Name (a Python policy), a Policy, a Stable-Baselines3 "
+                         "model or a callable of an observation and its action mask") from None

@@ -10,10 +10,7 @@ rules and the table size.
 
 from __future__ import annotations
 
-import numpy as np
-
-from shoot_pontoon_env.models.player import EnvContext, ObservationPolicy, idle_index
-from shoot_pontoon_env.vector.policy import BatchPlayer
+from shoot_pontoon_env.models.player import EnvContext, ObservationPolicy, UniformPolicy, idle_index
 
 __all__ = ["Agent", "EnvContext", "RandomAgent", "idle_index"]
 
@@ -25,27 +22,6 @@ class Agent(ObservationPolicy):
 
     name = "agent"
 
-    def __init__(self) -> None:
-        super().__init__()
 
-
-class RandomAgent(Agent):
-    """Uniform over the legal action indices."""
-
-    name = "random"
-    batched = True
-
-    def choose(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
-        legal = np.flatnonzero(action_mask)
-        if len(legal) == 0:
-            return idle_index(action_mask)
-        return int(legal[rng.integers(len(legal))])
-
-    def choose_batch(self, observations: np.ndarray, action_masks: np.ndarray,
-                     rng: np.random.Generator) -> np.ndarray:
-        """Uniform over each row's mask; a row whose mask is empty gets 0 (argmax of zeros)."""
-        masks = np.asarray(action_masks, dtype=bool)
-        return np.argmax(rng.random(masks.shape) * masks, axis=1)
-
-    def batch_player(self) -> BatchPlayer:
-        return BatchPlayer.uniform()
+class RandomAgent(UniformPolicy, Agent):
+    """Uniform over the legal action indices (the library's ``models.player.UniformPolicy``)."""

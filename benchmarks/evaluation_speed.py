@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # agents/ and eval
 
 import shoot_pontoon_env.envs  # noqa: E402,F401  (registers the ids)
 from agents import make_agent  # noqa: E402
-from evaluate.tournament import play_agent, play_agent_batched  # noqa: E402
+from shoot_pontoon_env.evaluate.tournament import play_agent, play_agent_batched  # noqa: E402
 from vector_throughput import blackjack_rate  # noqa: E402  (benchmarks/, the script's own folder)
 
 ENV_ID = "ShootPontoon-Playtech-v0"

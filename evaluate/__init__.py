@@ -1,2 +1,3 @@
-"""Tournaments of agents with confidence intervals, reports and plots (run from a checkout:
-``python -m evaluate --env ShootPontoon-Playtech-v0 --agents random tips optimal``)."""
+"""The checkout's front door to the library's evaluation (``shoot_pontoon_env.evaluate``):
+``python -m evaluate --env ShootPontoon-Playtech-v0 --agents random tips optimal`` runs it with the
+checkout's agents as well."""

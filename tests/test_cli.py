@@ -16,7 +16,9 @@ from tests.hang_guard import HANG_GUARD_S
 ROOT = Path(__file__).resolve().parents[1]
 CLIS = {
     "train": "train.__main__",
-    "evaluate": "evaluate.__main__",
+    "evaluate": "shoot_pontoon_env.evaluate.__main__",
+    "benchmark": "shoot_pontoon_env.benchmark.__main__",
+    "bench": "train.bench",
     "solver": "shoot_pontoon_env.solver.__main__",
     "simulate": "shoot_pontoon_env.simulate.__main__",
 }
@@ -52,7 +54,12 @@ BAD = [
     ("evaluate", ["--env-kwargs", '{"num_players": 99}'], r"argument --env-kwargs: .*num_players = 99"),
     ("evaluate", ["--env-kwargs", '{"colour": "red"}'], r"argument --env-kwargs: .*colour"),
     ("evaluate", ["--env", "Nope-v0"], r"argument --env: 'Nope-v0' is not a registered Gymnasium id"),
-    ("evaluate", ["--agents", "genius"], r"argument --agents: unknown agent 'genius'"),
+    ("evaluate", ["--agents", "genius"], r"argument --agents: agent = 'genius': expected a strategy or player"),
+    ("evaluate", ["--agents", "no_such_module:policy"], r"argument --agents: .*no module named 'no_such_module'"),
+    ("benchmark", ["--policy", "basic", "--tasks", "nope"], r"argument --tasks: task 'nope': expected one of"),
+    ("benchmark", ["--policy", "nope=basic"], r"argument --policy: 'nope=basic': task 'nope'"),
+    ("bench", ["--algo", "sarsa"], r"argument --algo: invalid choice: 'sarsa'"),
+    ("bench", ["--algo", "ppo", "--tasks", "nope"], r"argument --tasks: task 'nope': expected one of"),
     ("evaluate", ["--agents", "nosuch.zip"], r"argument --agents: nosuch\.zip: no such model file"),
     ("evaluate", ["--agents", "zoo:shoot_punter"],  # a model on the wrong env (the default Playtech one)
      r"argument --agents: .*its weights do not fit this env \(ShootPontoon-Playtech-v0: observation of 449 "
@@ -90,11 +97,21 @@ def test_a_bad_option_is_one_line_naming_it_and_exit_status_2(cli, argv, match, 
     assert "Traceback" not in err and not out
 
 
+def test_the_checkouts_evaluate_is_the_librarys_command_with_its_agents(tmp_path):
+    """``python -m evaluate`` (the front door) adds the checkout's agents (equilibrium) to the library's."""
+    result = subprocess.run([sys.executable, "-m", "evaluate", "--agents", "genius", "--out", str(tmp_path)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=HANG_GUARD_S)
+    assert result.returncode == 2 and "expected one of ['random'" in result.stderr and "equilibrium" in result.stderr
+    assert "usage: python -m evaluate" in subprocess.run([sys.executable, "-m", "evaluate", "--help"], cwd=ROOT,
+                                                         capture_output=True, text=True, timeout=HANG_GUARD_S).stdout
+
+
 @pytest.mark.parametrize("cli", sorted(CLIS))
 def test_in_a_real_process_the_error_is_one_line_and_debug_shows_the_traceback(cli):
     module = CLIS[cli].removesuffix(".__main__")
     bad = {"train": ["--set", "gamma=5"], "evaluate": ["--hands", "0"], "solver": ["--decks", "9"],
-           "simulate": ["--deals", "0"]}[cli]
+           "simulate": ["--deals", "0"], "benchmark": ["--policy", "basic", "--tasks", "nope"],
+           "bench": ["--algo", "sarsa"]}[cli]
     result = subprocess.run([sys.executable, "-m", module, *bad], cwd=ROOT, capture_output=True, text=True,
                             timeout=HANG_GUARD_S)
     assert result.returncode == 2 and result.stdout == ""

@@ -12,7 +12,7 @@ import pytest
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
 from agents import make_agent
 from agents.base import Agent
-from evaluate.tournament import run_tournament
+from shoot_pontoon_env.evaluate.tournament import run_tournament
 from shoot_pontoon_env.models.player import SOLVER_PLAYERS, CallablePolicy, ObservationPolicy
 from shoot_pontoon_env.models.resolve import ALLOWED, RoleMismatch, UnknownPolicy, make_policy
 from shoot_pontoon_env.multiagent.config import whole_table_settings
@@ -62,17 +62,20 @@ def test_an_agent_is_a_policy_seated_as_an_opponent_and_measured_by_the_solver()
     assert np.isfinite(results).all()
 
 
-def test_a_plain_callable_is_evaluated_on_either_engine():
+def test_a_plain_callable_is_evaluated_on_the_batched_engine_and_on_the_scalar_env_alike():
+    """No class attribute to set: a function of one observation is asked row by row over every table."""
     def make_env():
         return gym.make("ShootPontoon-Playtech-v0", num_players=2)
 
     batch = CallablePolicy(lambda observations, masks: np.argmax(masks, axis=1), batched=True, name="batch")
     records = run_tournament(make_env, [first_legal, batch], hands=300, seed=1, num_tables=64)
     assert [r.name for r in records] == ["first_legal", "batch"]
-    assert [r.engine for r in records] == ["scalar", "batched"]
+    assert [r.engine for r in records] == ["batched", "batched"]
     assert all(r.illegal == 0 and len(r.returns) == 300 for r in records)
+    assert np.array_equal(records[0].returns, records[1].returns)  # the same choices on the same hands
     scalar = run_tournament(make_env, [batch], hands=300, seed=1, batched=False)[0]
-    assert scalar.engine == "scalar" and scalar.decisions == records[0].decisions  # the same choices
+    assert scalar.engine == "scalar" and scalar.decisions == records[0].decisions
+    assert np.array_equal(scalar.returns, records[0].returns)
 
 
 def test_a_callable_takes_the_generator_when_it_asks_for_it():
@@ -162,6 +165,6 @@ def test_make_agent_keeps_its_own_names_and_delegates_the_rest():
     env = gym.make("ShootPontoon-v0")
     assert make_agent("random", env).name == "random"
     tips = make_agent("tips", env)
-    assert isinstance(tips, ObservationPolicy) and type(tips.strategy) is TipsPunter
+    assert isinstance(tips, ObservationPolicy) and type(tips.policy) is TipsPunter
     with pytest.raises(ValueError, match=r"unknown agent 'genius': expected one of \['random'"):
         make_agent("genius", env)

@@ -180,7 +180,7 @@ class SelfPlay:
         ``tips`` punters, on the same seeded hands every generation (generation 0: the anchors)."""
         from agents import make_agent
         from agents.trained import trained_agent
-        from evaluate.tournament import play_agent
+        from shoot_pontoon_env.evaluate.tournament import play_agent
 
         episodes, seed = self.config.eval_episodes, self.config.eval_seed
         punter_kwargs = {**self.configs["punter"].env_kwargs, "banker": "stand17", "punters": "tips"}

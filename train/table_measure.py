@@ -32,7 +32,7 @@ class PairedMeasure:
 
     def _play(self, name: str):
         from agents import make_agent
-        from evaluate.tournament import run_tournament
+        from shoot_pontoon_env.evaluate.tournament import run_tournament
 
         agent = make_agent(name, self._make())
         return run_tournament(self._make, [agent], self.hands, self.seed, env_kwargs=self.env_kwargs,
@@ -44,7 +44,7 @@ class PairedMeasure:
     def __call__(self, name: str) -> dict[str, Any]:
         """``name`` (an agent name or a model path): its mean (per unit stake for a punter, per deal
         for the banker) and its paired difference to the reference, with the 95% half-width."""
-        from evaluate.stats import paired_differences
+        from shoot_pontoon_env.evaluate.stats import paired_differences
 
         record = self._play(name)
         difference = paired_differences(record, self.reference)

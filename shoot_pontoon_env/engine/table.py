@@ -92,6 +92,8 @@ class Table:
         starting_chips: each seat's chips at the start, an int or one int per seat. Balances may
             go below zero (play on credit); stakes are limited by the rules, not by balances.
         banker: the first banker's seat.
+        shuffle_key: shuffle by this key (an int in [0, 2**62)) as the batched engine does, instead of
+            by ``rng`` (``shoe.py``): the same key deals the same cards on either engine.
     """
 
     @staticmethod
@@ -120,6 +122,7 @@ class Table:
         rng: np.random.Generator | None = None,
         starting_chips: int | Sequence[int] = 1000,
         banker: int = 0,
+        shuffle_key: int | None = None,
     ) -> None:
         self.rules = get_rules(rules)
         num_players = Table.check_size(self.rules, num_players)
@@ -133,7 +136,7 @@ class Table:
         chips = [int(c) for c in chips]
         self.num_players = num_players
         self.rng = rng if rng is not None else np.random.default_rng()
-        self.shoe = Shoe(self.rules.num_decks)
+        self.shoe = Shoe(self.rules.num_decks, shuffle_key)
         self.balances: list[int] = list(chips)
         self.starting_chips: tuple[int, ...] = tuple(chips)
         self.shoot = 0

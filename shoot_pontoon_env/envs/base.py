@@ -38,12 +38,17 @@ from ..seat.encoding import ObservationEncoder
 from ..seat.episode import EngineChoice, Episode, refuse
 from ..seat.features import COMPACT_SIZE
 from ..seat.table_episode import TableEpisode
+from ..shoe import check_key
 from ..players.policy import Policy
 from .picture import keys_to_action, render_rgb
 from .render import render_text
 from .window import SeatWindow
 
 RESET_OPTIONS = ("stacked",)
+"""The reset options of every env of the package."""
+SEAT_RESET_OPTIONS = (*RESET_OPTIONS, "shuffle_key")
+"""A single seat's: ``shuffle_key`` deals the episode from a fresh table shuffled by that key, as the
+batched engine deals it (an evaluation's hand h: ``shoe.hand_key(seed, h)``), on either engine."""
 
 
 def action_index(action: Any, n: int) -> int:
@@ -55,13 +60,14 @@ def action_index(action: Any, n: int) -> int:
     raise ValueError(f"action {action!r} is not in the action space Discrete({n})")
 
 
-def stacked_option(options: dict[str, Any] | None) -> list[int] | None:
-    """The ``stacked`` reset option as card ints (the multi-agent env shares it)."""
+def stacked_option(options: dict[str, Any] | None, known: tuple[str, ...] = RESET_OPTIONS) -> list[int] | None:
+    """The ``stacked`` reset option as card ints (the multi-agent env shares it); a ValueError for an
+    option not in ``known``."""
     if not options:
         return None
-    unknown = sorted(set(options) - set(RESET_OPTIONS))
+    unknown = sorted(set(options) - set(known), key=str)
     if unknown:
-        raise ValueError(f"reset options {unknown}: expected only {list(RESET_OPTIONS)}")
+        raise ValueError(f"reset options {unknown}: expected only {list(known)}")
     stacked = options.get("stacked")
     if stacked is None:
         return None
@@ -71,6 +77,17 @@ def stacked_option(options: dict[str, Any] | None) -> list[int] | None:
     except (TypeError, ValueError) as error:
         raise ValueError(f"reset option stacked = {stacked!r}: expected card codes such as "
                          f"'AS TD 9C' or a list of card ints ({error})") from None
+
+
+def shuffle_key_option(options: dict[str, Any] | None) -> int | None:
+    """The ``shuffle_key`` reset option as an int (None where not given)."""
+    if not options or options.get("shuffle_key") is None:
+        return None
+    try:
+        return check_key(options["shuffle_key"])
+    except ValueError:
+        raise ValueError(f"reset option shuffle_key = {options['shuffle_key']!r}: expected an int in "
+                         "[0, 2**62)") from None
 
 
 class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
@@ -186,13 +203,17 @@ class PontoonSeatEnv(gym.Env[np.ndarray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict]:
         super().reset(seed=check_seed(seed))
-        stacked = stacked_option(options)
+        stacked = stacked_option(options, SEAT_RESET_OPTIONS)
+        key = shuffle_key_option(options)
+        if key is not None and stacked is not None:
+            raise ValueError("reset options stacked and shuffle_key: expected one of them (a stacked deal is "
+                             "not shuffled)")
         self.config  # noqa: B018 - brings the config (and both engines' episodes) up to date
         episode = self._engines.episode(stacked is not None)
-        carry = seed is None and episode is self._episode
+        carry = seed is None and key is None and episode is self._episode
         self._episode = None
         try:
-            observation = episode.reset(self.np_random, carry=carry, stacked=stacked)
+            observation = episode.reset(self.np_random, carry=carry, stacked=stacked, key=key)
         except ValueError as error:  # a stacked shoe the packs cannot hold
             raise ValueError(f"reset option stacked = {options['stacked']!r}: {error}") from None
         self._episode = episode

@@ -242,6 +242,119 @@ class CallablePolicy(ObservationPolicy):
         return chosen.astype(np.int64, copy=False)
 
 
+class UniformPolicy(ObservationPolicy):
+    """Uniform over the legal action indices: the ``random`` of an evaluation and the benchmark's zero
+    (the table's ``random`` strategy is uniform over legal moves instead). The batched engine plays it
+    in the kernel."""
+
+    name = "random"
+    batched = True
+
+    def choose(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        legal = np.flatnonzero(action_mask)
+        if len(legal) == 0:
+            return idle_index(action_mask)
+        return int(legal[rng.integers(len(legal))])
+
+    def choose_batch(self, observations: np.ndarray, action_masks: np.ndarray,
+                     rng: np.random.Generator) -> np.ndarray:
+        """Uniform over each row's mask; a row whose mask is empty gets 0 (argmax of zeros)."""
+        masks = np.asarray(action_masks, dtype=bool)
+        return np.argmax(rng.random(masks.shape) * masks, axis=1)
+
+    def batch_player(self) -> BatchPlayer:
+        from ..vector.policy import BatchPlayer
+
+        return BatchPlayer.uniform()
+
+
+class ViewPolicy(ObservationPolicy):
+    """A :class:`Policy` over views (a rule-based player, ``optimal``) answering an env's observations:
+    each observation is decoded into the view it encodes (``seat.encoding.decode_view``) and the policy's
+    action turned into that env's index. The batched engine plays the library's own players in the kernel
+    (:meth:`batch_player`), with the same decisions."""
+
+    def __init__(self, policy: Policy, name: str | None = None, context: EnvContext | Any | None = None) -> None:
+        if not isinstance(policy, Policy):
+            raise TypeError(f"ViewPolicy: {policy!r} is not a Policy")
+        self.policy = policy
+        super().__init__(context, name or policy.name)
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return self.policy.roles
+
+    def act(self, view: SeatView, rng: np.random.Generator) -> Action:
+        """At a table: the policy itself (no observation to decode)."""
+        return self.policy.act(view, rng)
+
+    def choose(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        from ..seat.encoding import decode_view
+
+        context = self._bound()
+        view = decode_view(observation, context.rules, starting_chips=context.starting_chips)
+        if not view.legal:  # a finished table (the ignored row of a NEXT_STEP reset): nothing to decide
+            return idle_index(action_mask)
+        action = self.policy.act(view, rng)
+        index = context.action_table.to_index(action, view)
+        if not action_mask[index]:
+            raise RuntimeError(f"{self.name}: chose index {index}, which the mask forbids")
+        return index
+
+    def batch_player(self) -> BatchPlayer | None:
+        """The library's rule-based players and the solver's ``OptimalPunter`` (with its Shoot bets) run
+        inside the batched engine: the same decisions as :meth:`choose` (``tests/vector`` checks both
+        against the policy on the real view)."""
+        from ..vector.policy import BatchPlayer
+
+        return BatchPlayer.of_strategy(self.policy, self._bound().rules)
+
+
+def is_sb3_model(value: object) -> bool:
+    """Whether ``value`` looks like a Stable-Baselines3 (or sb3-contrib) model: ``predict`` and the
+    spaces (duck-typed: the library does not import SB3)."""
+    return (not isinstance(value, (type, Policy)) and callable(getattr(value, "predict", None))
+            and hasattr(value, "observation_space") and hasattr(value, "action_space"))
+
+
+class SB3ModelPolicy(ObservationPolicy):
+    """A Stable-Baselines3 or sb3-contrib model object (trained in the user's process) as a policy: its
+    deterministic ``predict`` over the whole batch, with the action masks where its ``predict`` takes them
+    (MaskablePPO); a model of the compact observation is given it (``seat.features``) from the flat one.
+    A model file is read by the safe loader instead (``models.trained.TrainedPlayer``)."""
+
+    batched = True
+
+    def __init__(self, model: Any, name: str | None = None, context: EnvContext | Any | None = None) -> None:
+        if not is_sb3_model(model):
+            raise TypeError(f"SB3ModelPolicy: {model!r} is not a Stable-Baselines3 model (no predict and spaces)")
+        self.model = model
+        self._masked = "action_masks" in inspect.signature(model.predict).parameters
+        super().__init__(context, name or type(model).__name__)
+
+    def bind(self, context: EnvContext | Any) -> SB3ModelPolicy:
+        """Bind to an env whose action table has the model's actions (a ValueError otherwise; an observation
+        of another shape is refused by the model's own ``predict``)."""
+        super().bind(context)
+        actions, n = len(self.action_table), getattr(self.model.action_space, "n", None)
+        if n != actions:
+            raise ValueError(f"{self.name}: a model of {n} actions; this seat's action table has {actions}")
+        return self
+
+    def choose(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        return int(self.choose_batch(np.asarray(observation)[None], np.asarray(action_mask)[None], rng)[0])
+
+    def choose_batch(self, observations: np.ndarray, action_masks: np.ndarray,
+                     rng: np.random.Generator) -> np.ndarray:
+        extra = {"action_masks": np.asarray(action_masks, dtype=bool)} if self._masked else {}
+        observations = np.asarray(observations)
+        if observations.shape[-1] != COMPACT_SIZE and getattr(self.model.observation_space, "shape", None) == (
+                COMPACT_SIZE,):  # a model trained on the compact observation, asked with the flat one
+            observations = compact_observation(observations)
+        actions, _ = self.model.predict(observations, deterministic=True, **extra)
+        return np.asarray(actions, dtype=np.int64).reshape(len(observations))
+
+
 OBSERVATIONS = ("flat", "compact")
 """What a network at the table reads: the seat's flat observation or its compact features."""
 

@@ -12,7 +12,9 @@ turn it into their one ``error:`` line.
 
 from __future__ import annotations
 
+import importlib
 import json
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,7 +26,10 @@ from ..players.roles import ROLES, RolePlayers, in_own_role
 from ..players.strategies import STRATEGIES, is_strategy_name, make_strategy
 from ..rules import PRESETS, Rules, get_rules
 from ..seat.action_table import ActionTable, banker_action_table, punter_action_table
-from .player import SOLVER_PLAYERS, CallablePolicy, EnvContext, ObservationPolicy, solver_player
+from .player import (
+    SOLVER_PLAYERS, CallablePolicy, EnvContext, ObservationPolicy, SB3ModelPolicy, UniformPolicy, ViewPolicy,
+    action_table_roles, is_sb3_model, solver_player,
+)
 
 REDUCED_GAME_PLAYER = "equilibrium"
 """The checkout's agent of the heads-up equilibrium (agents/equilibrium.py), bound to its reduced game."""
@@ -32,7 +37,8 @@ PLAYER_NAMES = f"{', '.join(sorted(STRATEGIES))}, thresholdN, {', '.join(SOLVER_
 """The players by name: the strategies, ``thresholdN`` (stick on N or more) and the solver's."""
 ALLOWED = (f"a strategy or player by name ({', '.join(sorted(STRATEGIES))}, thresholdN, or a solver player "
            f"{list(SOLVER_PLAYERS)}), a trained model (zoo:NAME from a checkout, a model .zip or a run folder), "
-           "PUNTER/BANKER, a Policy or a callable of an observation and its action mask")
+           "PUNTER/BANKER, module:Name (a Python policy), a Policy, a Stable-Baselines3 model or a callable of an "
+           "observation and its action mask")
 """What :func:`make_policy` accepts, as its errors list it."""
 
 
@@ -64,6 +70,40 @@ def checkout_zoo() -> Path | None:
         if zoo.is_dir():
             return zoo
     return None
+
+
+IMPORT_SPEC = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+"""``module:Name``: a Python object by its import path (``mypkg.policies:my_policy``)."""
+
+
+def is_import_spec(part: str) -> bool:
+    """A spec naming a Python object, ``module:Name`` (not ``zoo:NAME``, a model of the zoo)."""
+    return not part.startswith("zoo:") and IMPORT_SPEC.fullmatch(part) is not None
+
+
+def import_object(spec: str, label: str = "policy") -> Any:
+    """The object ``module:Name`` names (a class is instantiated with no arguments), or an
+    :class:`UnknownPolicy` naming what is missing. The module is imported as ``import`` would (from
+    ``sys.path``: the working directory under ``python -m``): running its code is what naming it asks."""
+    module_name, qualified = spec.split(":")
+    prefix = _prefix(label)
+    try:
+        found: Any = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        raise UnknownPolicy(f"{prefix}{spec!r}: no module named {error.name!r} (module:Name imports the module "
+                            "from the Python path: the working directory under python -m)") from None
+    for part in qualified.split("."):
+        if not hasattr(found, part):
+            raise UnknownPolicy(f"{prefix}{spec!r}: {found.__name__ if hasattr(found, '__name__') else found!r} "
+                                f"has no attribute {part!r}") from None
+        found = getattr(found, part)
+    if isinstance(found, type):
+        try:
+            found = found()
+        except TypeError as error:
+            raise UnknownPolicy(f"{prefix}{spec!r}: the class {qualified} could not be made with no arguments "
+                                f"({error}); name an instance or a function instead") from None
+    return found
 
 
 def is_model_spec(part: str) -> bool:
@@ -253,6 +293,8 @@ def make_policy(spec: Any, *, rules: Rules | str | None = None, num_players: int
             raise ValueError(f"{prefix}{part!r}: the heads-up equilibrium plays only its reduced game (one stake, no "
                              "Shoot bets, no splits: solver.equilibrium_game.equilibrium_rules), not a preset's "
                              "table; play it with python -m evaluate (docs/RESULTS.md)")
+        if is_import_spec(part) and not Path(part).exists():
+            return resolved(import_object(part, label), part, role_here)
         if is_model_spec(part) or Path(part).is_dir():  # a folder without model.zip: the loader says so
             if context is not None:
                 return check_role(_bound_model(part, context, zoo), part, role_here)
@@ -261,10 +303,20 @@ def make_policy(spec: Any, *, rules: Rules | str | None = None, num_players: int
             return check_role(player, part, role_here)
         raise UnknownPolicy(f"{prefix}{part!r}: expected {ALLOWED}")
 
-    if isinstance(spec, Policy):
-        if isinstance(spec, ObservationPolicy) and spec.context is None:
-            spec.bind(seat(role))
-        return check_role(spec, getattr(spec, "name", spec), role)
+    def resolved(value: Any, what: Any, role_here: str | None) -> Policy:
+        """A Python object given or imported: a Policy, a Stable-Baselines3 model or a callable."""
+        if isinstance(value, Policy):
+            if isinstance(value, ObservationPolicy) and value.context is None:
+                value.bind(seat(role_here))
+            return check_role(value, getattr(value, "name", what), role_here)
+        if is_sb3_model(value):
+            return check_role(SB3ModelPolicy(value, context=seat(role_here)), what, role_here)
+        if callable(value) and not isinstance(value, type):
+            return CallablePolicy(value, context=seat(role_here))
+        raise UnknownPolicy(f"{prefix}{what!r}: expected {ALLOWED}")
+
+    if isinstance(spec, Policy) or is_sb3_model(spec):
+        return resolved(spec, spec, role)
     if isinstance(spec, str):
         parts = split_spec(spec, label)
         if len(parts) == 1:
@@ -280,10 +332,29 @@ def make_policy(spec: Any, *, rules: Rules | str | None = None, num_players: int
                                    part_role) from None
         return RolePlayers(*players, spec)
     if callable(spec) and not isinstance(spec, type):
-        policy = CallablePolicy(spec, context=seat(role))
+        policy = resolved(spec, spec, role)
         return policy if role is not None else in_own_role(policy)
     what = f"the class {spec.__name__} (expected an instance: {spec.__name__}())" if isinstance(spec, type) else None
     raise UnknownPolicy(f"{prefix}{spec!r}: expected {ALLOWED}" + (f"; got {what}" if what else ""))
+
+
+def seat_role(env: Any) -> str | None:
+    """The role of a single-seat env's agent (its action table plays one), so that a model is not paired."""
+    roles = action_table_roles(EnvContext.of(env).action_table)
+    return roles[0] if len(roles) == 1 else None
+
+
+def observation_policy(spec: Any, env: Any, *, label: str = "policy", zoo: Path | None = None) -> ObservationPolicy:
+    """The policy ``spec`` names as an :class:`ObservationPolicy` bound to ``env``'s agent seat: what an
+    evaluation plays. ``random`` is uniform over the legal action indices (:class:`UniformPolicy`); any
+    other spec is :func:`make_policy`'s, a policy over views answered through the observation
+    (:class:`ViewPolicy`). A ValueError naming a bad spec and what is allowed."""
+    if isinstance(spec, str) and spec == "random":
+        return UniformPolicy().bind(env)
+    policy = make_policy(spec, env=env, role=seat_role(env), label=label, zoo=zoo)
+    if isinstance(policy, ObservationPolicy):  # bound to this env's seat (as it is, where it already is)
+        return policy if policy.context == EnvContext.of(env) else policy.bind(env)
+    return ViewPolicy(policy).bind(env)
 
 
 def _bound_model(spec: str, context: EnvContext, zoo: Path | None) -> Policy:
@@ -299,5 +370,6 @@ def _bound_model(spec: str, context: EnvContext, zoo: Path | None) -> Policy:
         raise ValueError(_needs_train_extra(spec)) from None
 
 
-__all__ = ["ALLOWED", "PLAYER_NAMES", "RoleMismatch", "UnknownPolicy", "checkout_zoo", "is_model_spec",
-           "make_policy", "shoot_levels", "split_spec", "table_banker", "trained_player"]
+__all__ = ["ALLOWED", "PLAYER_NAMES", "RoleMismatch", "UnknownPolicy", "checkout_zoo", "import_object",
+           "is_import_spec", "is_model_spec", "make_policy", "observation_policy", "seat_role", "shoot_levels",
+           "split_spec", "table_banker", "trained_player"]

@@ -102,10 +102,11 @@ class Episode(BaseEpisode):
 
     @abstractmethod
     def reset(self, np_random: np.random.Generator, *, carry: bool,
-              stacked: list[int] | None = None) -> np.ndarray:
+              stacked: list[int] | None = None, key: int | None = None) -> np.ndarray:
         """A new episode, its first observation returned; ``carry``: a persistent shoe carries over
         from this episode object's last one (a reset without a seed); ``stacked``: the first deal's
-        cards (the Table only)."""
+        cards (the Table only); ``key``: the shoe's shuffle key (by default drawn from ``np_random``
+        on the batched engine; the Table shuffles by ``np_random`` without one)."""
 
     @abstractmethod
     def step(self, index: int, np_random: np.random.Generator) -> tuple[np.ndarray, float, bool]:

@@ -64,11 +64,11 @@ class TableEpisode(Episode):
 
     # ------------------------------------------------------------------ the episode
     def reset(self, np_random: np.random.Generator, *, carry: bool,
-              stacked: list[int] | None = None) -> np.ndarray:
+              stacked: list[int] | None = None, key: int | None = None) -> np.ndarray:
         config = self.config
         previous = self.table
         table = Table(config.rules, config.num_players, rng=child_rng(np_random),
-                      starting_chips=config.starting_chips, banker=0)
+                      starting_chips=config.starting_chips, banker=0, shuffle_key=key)
         self._rng = child_rng(np_random)
         if previous is not None and carry and stacked is None and not self._stacked:
             carry_shoe(previous, table)

@@ -28,10 +28,10 @@ class KernelEpisode(Episode):
         self._view: SeatView | None = None
 
     def reset(self, np_random: np.random.Generator, *, carry: bool,
-              stacked: list[int] | None = None) -> np.ndarray:
+              stacked: list[int] | None = None, key: int | None = None) -> np.ndarray:
         if stacked is not None:
             raise ValueError("a stacked deal plays on the Table (engine='table')")
-        self.batch.reset(np_random, carry=carry)
+        self.batch.reset(np_random, carry=carry, keys=None if key is None else np.array([key], dtype=np.int64))
         self._read()
         return self.batch.obs[0].copy()
 

@@ -40,7 +40,7 @@ from .policy import (
  R_ILLEGAL) = (0, 5, 6, 7, 8, 9, 10)
 R_FIELDS = 11
 """Totals of an evaluation: hand classes (5), Shoot bets placed, won, chips bet, chips won, bank
-turnovers, illegal actions (evaluate.tournament.AgentRecord)."""
+turnovers, illegal actions (shoot_pontoon_env.evaluate.tournament.AgentRecord)."""
 D_TOTALS = 32
 D_CARDS = 6
 """Decision counts: (soft, total 0..31, cards 0..5, action index)."""
@@ -243,7 +243,7 @@ def autopilot_index(t, k8, c, f, pol, mv, mask, rng):
 @jit(ROWS, I64, group=EVALUATION)
 def decision_cell(t, k8, c):
     """The decision counts' cell of the pending decision (-1: not a playing decision). Scalar twin:
-    ``evaluate.tournament:_decision_key``."""
+    ``shoot_pontoon_env.evaluate.tournament:_decision_key``."""
     if phase_of(t) != PH_PLAY or current_hand(t, c) < 0 or shoot_bet_point(t, c) >= 0:
         return np.int64(-1)
     k = t[T_CURSOR]
@@ -256,7 +256,7 @@ def decision_cell(t, k8, c):
 def record_episode(t, k8, c, hand, episode_return, returns, per_stake, shoot_part, outcome, shoot_after,
                    totals):
     """The record of the episode that just ended (the last deal's hands). Scalar twin:
-    ``evaluate.tournament:_record_episode``."""
+    ``shoot_pontoon_env.evaluate.tournament:_record_episode``."""
     seat = c[C_SEAT]
     result = 0
     shoot_result = 0

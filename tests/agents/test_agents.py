@@ -55,7 +55,7 @@ def test_a_strategy_agent_acts_exactly_like_the_table_player_it_wraps():
                 rng_a, rng_b = np.random.default_rng(i), np.random.default_rng(i)
                 index = agent.choose(obs, info["action_mask"], rng_a)
                 view = base.view
-                expected = base.action_table.to_index(agent.strategy.act(view, rng_b), view)
+                expected = base.action_table.to_index(agent.policy.act(view, rng_b), view)
                 assert index == expected
                 obs, _, terminated, truncated, info = env.step(index)
                 done = terminated or truncated
@@ -155,4 +155,4 @@ def test_the_optimal_agent_bets_the_shoot_where_the_solver_does():
         label = env.unwrapped.action_table.labels[agent.choose(obs, info["action_mask"], np.random.default_rng(0))]
         assert label == ("Shoot bet 2" if bets else "no Shoot bet"), (first, label)
     default = make_agent("optimal", gym.make("ShootPontoon-v0"))
-    assert not default.strategy.shoot_bets and default.batch_player() is not None
+    assert not default.policy.shoot_bets and default.batch_player() is not None

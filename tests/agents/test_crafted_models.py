@@ -251,7 +251,7 @@ def test_make_agent_refuses_in_one_line_naming_the_file(crafted):
 
 @pytest.mark.parametrize("crafted", sorted(CASES), indirect=True)
 def test_evaluate_refuses_in_one_line_exit_2(crafted, tmp_path, capsys):
-    from evaluate.__main__ import main
+    from shoot_pontoon_env.evaluate.__main__ import main
 
     model, marker, match = crafted
     status = run(main, ["--env", ENV_ID, "--env-kwargs", '{"num_players": 2, "stake_levels": [1]}', "--agents",
@@ -502,7 +502,7 @@ def test_a_zoo_run_of_the_compact_env_loads_as_compact(clean_run, tmp_path):
 
 @pytest.mark.parametrize("case", sorted(ZOO_CASES))
 def test_an_odd_zoo_config_is_a_one_line_model_file_error(case, clean_run, tmp_path, capsys):
-    from evaluate.__main__ import main
+    from shoot_pontoon_env.evaluate.__main__ import main
 
     name, text, match = ZOO_CASES[case]
     marker = tmp_path / "payload-ran"

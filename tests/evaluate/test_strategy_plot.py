@@ -7,8 +7,8 @@ import numpy as np
 
 import shoot_pontoon_env.envs  # noqa: F401
 from agents import make_agent
-from evaluate.plots import CELL_FONT, strategy_figure, strategy_heatmaps
-from evaluate.tournament import run_tournament
+from shoot_pontoon_env.evaluate.plots import CELL_FONT, strategy_figure, strategy_heatmaps
+from shoot_pontoon_env.evaluate.tournament import run_tournament
 
 
 def make_env():

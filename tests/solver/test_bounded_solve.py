@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evaluate.__main__ import optimal_value
+from shoot_pontoon_env.evaluate.optimum import optimal_value
 from shoot_pontoon_env.engine import Table
 from shoot_pontoon_env.models.player import solver_player
 from shoot_pontoon_env.rules import MAX_DECKS, MAX_DRAWS, MAX_STAKE_MULTIPLE, SHOOT, SHOOT_BET_POINTS, Rules

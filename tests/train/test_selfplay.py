@@ -102,7 +102,7 @@ def test_selfplay_smoke_run(tmp_path):
     (run / "selfplay.png").unlink()
     assert main(["--replot", str(run)]) == 0 and (run / "selfplay.png").exists()
     # the learnt models load safely and act in the single-seat envs, as evaluate uses them
-    from evaluate.tournament import play_agent
+    from shoot_pontoon_env.evaluate.tournament import play_agent
 
     for role, env_id in (("punter", "ShootPontoon-v0"), ("banker", "ShootPontoonBanker-v0")):
         record = play_agent(lambda: gym.make(env_id), trained_agent(run / role / "model.zip"), 20, seed=0)

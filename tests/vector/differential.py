@@ -28,8 +28,8 @@ from shoot_pontoon_env.vector.readout import batch_facts, batch_hands, batch_sea
 class RecordingShoe(Shoe):
     """A Shoe that keeps a copy of every order its shuffles and restocks produce."""
 
-    def __init__(self, num_decks: int) -> None:
-        super().__init__(num_decks)
+    def __init__(self, num_decks: int, key: int | None = None) -> None:
+        super().__init__(num_decks, key)
         self.recorded: list[np.ndarray] = []
 
     def shuffle(self, rng: np.random.Generator) -> None:

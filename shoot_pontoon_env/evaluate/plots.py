@@ -107,7 +107,7 @@ def _paired_curves(runs: dict[str, list[tuple[int, float, float]]], reference: s
 
 def learning_curve(curve: Sequence[tuple[CurvePoint, Summary]], path: Path) -> Path | None:
     """A run's checkpoints and final model against the reference on the tournament's hands (None where
-    none could be paired with it: the reference played on a different engine from the models)."""
+    none was paired with it)."""
     paired = [(p, s) for p, s in curve if s.paired_diff is not None]
     if not paired:
         return None

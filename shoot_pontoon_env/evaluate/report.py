@@ -12,9 +12,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rich.console import Console
-from rich.table import Table as RichTable
-
 from shoot_pontoon_env.cli import strict_json
 
 from .curve import CurvePoint
@@ -83,21 +80,37 @@ TEXT_WIDTH = 120
 
 def print_table(summaries: Sequence[Summary], title: str, *, shoot_bets: bool) -> None:
     """The title, the table at its natural width (never squeezed into a narrow terminal's, where cells
-    would wrap) and one line saying what its "vs" column means."""
-    table = RichTable()
+    would wrap: rich's box where rich is installed, plain aligned columns otherwise) and one line saying
+    what its "vs" column means."""
     columns = table_columns(summaries, shoot_bets)
-    for column in columns:
-        table.add_column(column.header, justify="left" if column is AGENT else "right", no_wrap=True)
-    for summary in summaries:
-        table.add_row(*(column.cell(summary) for column in columns))
-    width = max(Console(width=10_000).measure(table).maximum, TEXT_WIDTH)
-    console = Console(width=width, highlight=False, markup=False)  # names and env arguments as they are
-    console.print(title)
-    console.print(table)
+    rows = [[column.cell(summary) for column in columns] for summary in summaries]
+    try:
+        from rich.console import Console
+        from rich.table import Table as RichTable
+    except ImportError:  # the core install: gymnasium and numpy only
+        Console = None
+    if Console is None:
+        widths = [max(len(column.header), *(len(row[i]) for row in rows)) for i, column in enumerate(columns)]
+        print(title)
+        for cells in ([c.header for c in columns], *rows):
+            print("  ".join(cell.ljust(w) if column is AGENT else cell.rjust(w)
+                            for cell, w, column in zip(cells, widths, columns)))
+        say = print
+    else:
+        table = RichTable()
+        for column in columns:
+            table.add_column(column.header, justify="left" if column is AGENT else "right", no_wrap=True)
+        for row in rows:
+            table.add_row(*row)
+        width = max(Console(width=10_000).measure(table).maximum, TEXT_WIDTH)
+        console = Console(width=width, highlight=False, markup=False)  # names and env arguments as they are
+        console.print(title)
+        console.print(table)
+        say = console.print
     reference = reference_of(summaries)
     if reference:
-        console.print(f"vs {reference}: agent minus {reference} on the same hands (paired), {unit_of(summaries)}, "
-                      "negative = worse; ± 95% intervals.")
+        say(f"vs {reference}: agent minus {reference} on the same hands (paired), {unit_of(summaries)}, "
+            "negative = worse; ± 95% intervals.")
 
 
 def to_markdown(summaries: Sequence[Summary], title: str, curve: Sequence[tuple[CurvePoint, Summary]] = ()) -> str:

@@ -1,12 +1,17 @@
 """A tournament: every agent plays the same seeded hands (common random numbers).
 
-Agents that can batch (``batch_player`` or a whole-batch ``choose_batch``) play on the batched
-engine (``shoot_pontoon_env.vector``), where hand ``h`` is dealt by the key of ``seed + h``; the others
-play the scalar env, one hand after another, hand ``h`` reset with seed ``seed + h``. Within either
-engine every agent meets the same shoe order in hand ``h``."""
+Hand ``h`` of a tournament seeded ``seed`` is dealt from a fresh table whose shoe is shuffled by the key
+``shoe.hand_key(seed, h)``, whichever route plays it, so every agent meets the same cards in hand ``h``
+(``tests/evaluate/test_one_pairing.py``). By default every agent plays on the batched engine
+(``shoot_pontoon_env.vector``): by itself inside the kernel where it can (``batch_player``: rule-based
+players, ``optimal``, ``basic``, ``random``), otherwise a batch at a time through ``choose_batch`` (a
+network's forward pass, a user's function row by row), one call per step over every table. The scalar
+env (one hand after another, hand ``h`` reset with that key and seed ``seed + h``) plays the rest: a
+table the batched engine cannot seat, or every agent with ``batched=False``."""
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -20,9 +25,14 @@ from shoot_pontoon_env.engine import Phase
 from shoot_pontoon_env.engine.hand import Hand
 from shoot_pontoon_env.engine.settlement import hand_rank
 
-from agents import make_agent
 from shoot_pontoon_env.models.player import ObservationPolicy
+from shoot_pontoon_env.models.resolve import checkout_zoo, observation_policy
+from shoot_pontoon_env.shoe import hand_key
 from shoot_pontoon_env.vector.layout import UnbatchableStrategy
+
+Resolver = Callable[[Any, gym.Env], ObservationPolicy]
+"""Turns a spec into a policy bound to an env's agent seat (``as_agent``'s default; the checkout's
+``agents.make_agent`` adds its own names)."""
 
 OUTCOMES = ("win", "push", "loss")
 
@@ -53,6 +63,8 @@ class AgentRecord:
     """(hard or soft, total, cards) -> action label counts of the agent's playing decisions."""
     engine: str = "scalar"
     """Where the hands were played: ``"scalar"`` (the Gymnasium env) or ``"batched"``."""
+    seconds: float = 0.0
+    """Wall seconds of its hands."""
 
 
 def _decision_key(env: gym.Env) -> tuple[str, int, int] | None:
@@ -93,24 +105,28 @@ def shoot_result(hand: Hand) -> int:
     return -hand.shoot_bet if hand.result < 0 else 0
 
 
-def as_agent(agent: Any, env: gym.Env) -> ObservationPolicy:
-    """``agent`` bound to ``env``'s agent seat: an observation policy as it is, anything else (a Policy
-    over views, a name, a model path, a callable) as ``agents.make_agent`` makes it."""
+def as_agent(agent: Any, env: gym.Env, resolve: Resolver | None = None) -> ObservationPolicy:
+    """``agent`` bound to ``env``'s agent seat: an observation policy as it is, anything else (a name,
+    ``module:Name``, a model path, a Policy over views, an SB3 model, a callable) as ``resolve`` makes it
+    (by default ``models.resolve.observation_policy``, with the checkout's zoo where there is one)."""
     if isinstance(agent, ObservationPolicy):
         return agent.bind(env)
-    return make_agent(agent, env)
+    if resolve is not None:
+        return resolve(agent, env)
+    return observation_policy(agent, env, label="agent", zoo=checkout_zoo())
 
 
 def play_agent(make_env: Callable[[], gym.Env], agent: Any, hands: int, seed: int,
-               progress: Callable[[int], object] | None = None) -> AgentRecord:
-    """``hands`` episodes; episode ``i`` is reset with seed ``seed + i`` and the agent acts with a
-    Generator seeded the same, so every agent meets the same shuffles. ``progress(1)`` is called
-    after each hand (a progress bar's ``update``). ``agent``: any policy (:func:`as_agent`)."""
+               progress: Callable[[int], object] | None = None, resolve: Resolver | None = None) -> AgentRecord:
+    """``hands`` episodes on the scalar env; episode ``i`` is reset with the shuffle key
+    ``hand_key(seed, i)`` (the cards the batched engine deals hand ``i``) and seed ``seed + i``, and the
+    agent acts with a Generator seeded ``seed + i``. ``progress(1)`` is called after each hand (a
+    progress bar's ``update``). ``agent``: any policy (:func:`as_agent`)."""
     env = make_env()
-    agent = as_agent(agent, env)
+    agent = as_agent(agent, env, resolve)
     record = AgentRecord(agent.name)
     for i in range(hands):
-        obs, info = env.reset(seed=seed + i)
+        obs, info = env.reset(seed=seed + i, options={"shuffle_key": hand_key(seed, i)})
         rng = np.random.default_rng(seed + i)
         total, done = 0.0, False
         while not done:
@@ -129,13 +145,9 @@ def play_agent(make_env: Callable[[], gym.Env], agent: Any, hands: int, seed: in
     return record
 
 
-def can_batch(agent: ObservationPolicy) -> bool:
-    """Whether the agent plays on the batched engine (by itself in the kernel, or a batch at a time)."""
-    return agent.batch_player() is not None or agent.batched
-
-
 def play_agent_batched(env: gym.Env, env_kwargs: dict, agent: ObservationPolicy, hands: int, seed: int,
-                       progress: Callable[[int], object] | None = None, num_tables: int = 4096) -> AgentRecord:
+                       progress: Callable[[int], object] | None = None, num_tables: int = 4096,
+                       resolve: Resolver | None = None) -> AgentRecord:
     """``hands`` hands on the batched engine, configured like ``env`` (built with ``env_kwargs``)."""
     from shoot_pontoon_env.cards import HandClass
     from shoot_pontoon_env.vector.kernel_evaluation import (
@@ -145,7 +157,7 @@ def play_agent_batched(env: gym.Env, env_kwargs: dict, agent: ObservationPolicy,
     from shoot_pontoon_env.vector.evaluation import evaluate_hands
 
     base = env.unwrapped
-    agent = as_agent(agent, env)
+    agent = as_agent(agent, env, resolve)
     player = agent.batch_player()
     rng = np.random.default_rng(seed)
     actor = None if player is not None else (lambda obs, masks: agent.choose_batch(obs, masks, rng))
@@ -175,20 +187,24 @@ def play_agent_batched(env: gym.Env, env_kwargs: dict, agent: ObservationPolicy,
 
 def run_tournament(make_env: Callable[[], gym.Env], agents: Sequence[Any], hands: int,
                    seed: int = 0, progress: Callable[[int], object] | None = None, *,
-                   batched: bool = True, env_kwargs: dict | None = None, num_tables: int = 4096
-                   ) -> list[AgentRecord]:
-    """Every agent's record over the same hands: on the batched engine where the agent can batch
-    (unless ``batched`` is False), on the scalar env otherwise. An agent is any policy: an observation
-    policy, a Policy over views, a name, a model path or a callable (:func:`as_agent`)."""
+                   batched: bool = True, env_kwargs: dict | None = None, num_tables: int = 4096,
+                   resolve: Resolver | None = None) -> list[AgentRecord]:
+    """Every agent's record over the same hands: on the batched engine (unless ``batched`` is False, or
+    the env's table is one the batched engine cannot seat), on the scalar env otherwise; either route
+    deals hand ``h`` the same cards. An agent is any policy (:func:`as_agent`)."""
     records = []
     for agent in agents:
+        start = time.perf_counter()
         env = make_env()
-        agent = as_agent(agent, env)
-        if batched and can_batch(agent):
+        agent = as_agent(agent, env, resolve)
+        record = None
+        if batched:
             try:
-                records.append(play_agent_batched(env, env_kwargs or {}, agent, hands, seed, progress, num_tables))
-                continue
+                record = play_agent_batched(env, env_kwargs or {}, agent, hands, seed, progress, num_tables)
             except UnbatchableStrategy as error:  # a table player of the env the kernel cannot play
                 print(f"{agent.name}: on the scalar env ({error})")
-        records.append(play_agent(make_env, agent, hands, seed, progress))
+        if record is None:
+            record = play_agent(make_env, agent, hands, seed, progress)
+        record.seconds = time.perf_counter() - start
+        records.append(record)
     return records

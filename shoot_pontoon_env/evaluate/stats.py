@@ -48,6 +48,8 @@ class Summary:
     """Mean per-hand difference (this agent - ``paired_vs``) on the same seeds: per unit stake for
     punters, in base stakes for the banker seat."""
     paired_ci95: float | None = None
+    seconds: float = 0.0
+    """Wall seconds of its hands."""
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -79,7 +81,7 @@ def summarise(record: AgentRecord, optimal: float | None = None, reference: Agen
         shoot_bets_placed=record.shoot_bets, shoot_bets_won=record.shoot_bets_won,
         shoot_chips_bet=record.shoot_chips_bet, shoot_chips_won=record.shoot_chips_won,
         mean_shoot_after=float(np.mean(record.shoot_after)) if len(record.shoot_after) else 0.0,
-        turnovers=record.turnovers, illegal_actions=record.illegal,
+        turnovers=record.turnovers, illegal_actions=record.illegal, seconds=record.seconds,
     )
     if optimal is not None and ps_mean is not None:
         summary.vs_solver_optimum = ps_mean - optimal
@@ -93,9 +95,9 @@ def summarise(record: AgentRecord, optimal: float | None = None, reference: Agen
 
 def paired_differences(record: AgentRecord, reference: AgentRecord) -> np.ndarray | None:
     """Hand by hand, ``record`` minus ``reference`` on their common hands: per unit stake for punters,
-    in base stakes for the banker seat. None for the reference itself and across engines (the batched
-    engine and the scalar env deal different hands)."""
-    if reference is record or reference.engine != record.engine:
+    in base stakes for the banker seat (either engine: both deal hand h alike). None for the reference
+    itself."""
+    if reference is record:
         return None
     per_stake = np.asarray(record.per_stake, dtype=float)
     same_unit = len(per_stake) and len(reference.per_stake) == len(per_stake)
