@@ -6,8 +6,9 @@ seeds and tasks with rliable (IQM, median, mean, optimality gap, stratified boot
 performance profile). Writes bench.json, bench.md and profile.png to ``--out``.
 
 Algorithms (Stable-Baselines3 and sb3-contrib, on the batched engine's tables): maskable_ppo (masks
-illegal actions), ppo, a2c, dqn and qrdqn (unmasked: an illegal action forfeits the hand and costs the
-env's ``illegal_action_penalty``). The heads-up pair task trains a punter and a banker heads-up and
+illegal actions), ppo, a2c, dqn, qrdqn and recurrent_ppo (an LSTM policy, its memory reset where each
+table's episode starts; these five unmasked: an illegal action forfeits the hand and costs the env's
+``illegal_action_penalty``). The heads-up pair task trains a punter and a banker heads-up and
 scores the pair's exploitability (its best responses ask the two networks at every decision: about ten
 minutes a seed). ``--quick`` is a smoke run (2,048 steps, 2,000 hands a task, every task but the pair
 unless named; CI runs it)."""
@@ -31,6 +32,8 @@ ALGOS: dict[str, dict[str, Any]] = {
     "dqn": {"n_envs": 16, "learning_rate": 1e-4, "buffer_size": 200_000, "learning_starts": 10_000,
             "batch_size": 256, "train_freq": 4, "target_update_interval": 10_000, "exploration_fraction": 0.3,
             "exploration_final_eps": 0.02, "gamma": 1.0},
+    "recurrent_ppo": {"n_envs": 256, "n_steps": 64, "batch_size": 4096, "n_epochs": 10, "learning_rate": 1e-3,
+                      "ent_coef": 0.03, "gae_lambda": 0.7, "gamma": 1.0},
     "qrdqn": {"n_envs": 16, "learning_rate": 1e-4, "buffer_size": 200_000, "learning_starts": 10_000,
               "batch_size": 256, "train_freq": 4, "target_update_interval": 10_000, "exploration_fraction": 0.3,
               "exploration_final_eps": 0.02, "gamma": 1.0},
@@ -44,10 +47,11 @@ QUICK_SETTINGS = {"n_envs": 16, "n_steps": 32, "batch_size": 256, "learning_star
 
 
 def algorithm(name: str) -> type:
-    from sb3_contrib import QRDQN, MaskablePPO
+    from sb3_contrib import QRDQN, MaskablePPO, RecurrentPPO
     from stable_baselines3 import A2C, DQN, PPO
 
-    return {"maskable_ppo": MaskablePPO, "ppo": PPO, "a2c": A2C, "dqn": DQN, "qrdqn": QRDQN}[name]
+    return {"maskable_ppo": MaskablePPO, "ppo": PPO, "a2c": A2C, "dqn": DQN, "qrdqn": QRDQN,
+            "recurrent_ppo": RecurrentPPO}[name]
 
 
 def make_tables(env_id: str, env_kwargs: dict[str, Any], count: int, seed: int) -> Any:
@@ -75,7 +79,8 @@ def train_model(algo: str, env_id: str, env_kwargs: dict[str, Any], steps: int, 
     settings = {**ALGOS[algo], **({k: v for k, v in QUICK_SETTINGS.items() if k in ALGOS[algo]} if quick else {})}
     count = settings.pop("n_envs")
     env = make_tables(env_id, env_kwargs, count, seed)
-    model = algorithm(algo)("MlpPolicy", env, policy_kwargs={"net_arch": NET_ARCH}, seed=seed, verbose=0,
+    policy = "MlpLstmPolicy" if algo == "recurrent_ppo" else "MlpPolicy"
+    model = algorithm(algo)(policy, env, policy_kwargs={"net_arch": NET_ARCH}, seed=seed, verbose=0,
                             device="cpu", **settings)
     model.learn(total_timesteps=steps)
     env.close()

@@ -35,6 +35,8 @@ Resolver = Callable[[Any, gym.Env], ObservationPolicy]
 ``agents.make_agent`` adds its own names)."""
 
 OUTCOMES = ("win", "push", "loss")
+ONE_START = np.ones(1, dtype=bool)
+"""The scalar route's one table, at the start of each episode (``ObservationPolicy.episode_starts``)."""
 
 
 @dataclass
@@ -127,6 +129,7 @@ def play_agent(make_env: Callable[[], gym.Env], agent: Any, hands: int, seed: in
     record = AgentRecord(agent.name)
     for i in range(hands):
         obs, info = env.reset(seed=seed + i, options={"shuffle_key": hand_key(seed, i)})
+        agent.episode_starts(ONE_START)
         rng = np.random.default_rng(seed + i)
         total, done = 0.0, False
         while not done:
@@ -162,7 +165,7 @@ def play_agent_batched(env: gym.Env, env_kwargs: dict, agent: ObservationPolicy,
     rng = np.random.default_rng(seed)
     actor = None if player is not None else (lambda obs, masks: agent.choose_batch(obs, masks, rng))
     results = evaluate_hands(base.config, hands, seed, player=player, actor=actor,
-                             num_tables=num_tables, progress=progress, rng=rng)
+                             num_tables=num_tables, progress=progress, rng=rng, episode_starts=agent.episode_starts)
     record = AgentRecord(agent.name, engine="batched")
     record.returns = results.returns
     own = ~np.isnan(results.per_stake)

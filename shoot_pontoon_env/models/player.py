@@ -164,6 +164,11 @@ class ObservationPolicy(Policy):
         row by row; a policy that does the whole batch at once overrides it and sets ``batched``."""
         return np.array([self.choose(o, m, rng) for o, m in zip(observations, action_masks)], dtype=np.int64)
 
+    def episode_starts(self, starts: np.ndarray) -> None:
+        """Told by an evaluation, before the next :meth:`choose_batch` (or :meth:`choose`), which of its
+        rows (tables) begin an episode there: a stateful policy (a recurrent network) resets their
+        memory. This default keeps none."""
+
     def act(self, view: SeatView, rng: np.random.Generator) -> Action:
         table = self.action_table
         mask = table.mask(view)
@@ -329,8 +334,25 @@ class SB3ModelPolicy(ObservationPolicy):
         if not is_sb3_model(model):
             raise TypeError(f"SB3ModelPolicy: {model!r} is not a Stable-Baselines3 model (no predict and spaces)")
         self.model = model
-        self._masked = "action_masks" in inspect.signature(model.predict).parameters
+        parameters = inspect.signature(model.predict).parameters
+        self._masked = "action_masks" in parameters
+        self.recurrent = "state" in parameters and hasattr(getattr(model, "policy", None), "lstm_actor")
+        """A recurrent model (sb3-contrib's RecurrentPPO): its memory is kept per row between calls and
+        reset where an evaluation says an episode starts (``episode_starts``); asked one decision at a
+        time elsewhere (a table's opponent, the solver's best responses), it starts afresh each time."""
+        self._state: Any = None
+        self._starts: np.ndarray | None = None
         super().__init__(context, name or type(model).__name__)
+
+    def episode_starts(self, starts: np.ndarray) -> None:
+        self._starts = np.array(starts, dtype=bool)
+
+    def act(self, view: SeatView, rng: np.random.Generator) -> Action:
+        """At a table or in the solver: one decision, with no word of its episode (a recurrent model
+        starts afresh at each)."""
+        if self.recurrent:
+            self._starts, self._state = np.ones(1, dtype=bool), None
+        return super().act(view, rng)
 
     def bind(self, context: EnvContext | Any) -> SB3ModelPolicy:
         """Bind to an env whose action table has the model's actions (a ValueError otherwise; an observation
@@ -351,7 +373,18 @@ class SB3ModelPolicy(ObservationPolicy):
         if observations.shape[-1] != COMPACT_SIZE and getattr(self.model.observation_space, "shape", None) == (
                 COMPACT_SIZE,):  # a model trained on the compact observation, asked with the flat one
             observations = compact_observation(observations)
-        actions, _ = self.model.predict(observations, deterministic=True, **extra)
+        if self.recurrent:
+            rows = len(observations)
+            state = self._state if self._state is not None and self._state[0].shape[1] == rows else None
+            if self._starts is not None and len(self._starts) == rows:
+                starts = self._starts
+            else:  # no word of episodes: the rows go on where memory is kept, else start
+                starts = np.full(rows, state is None)
+            actions, self._state = self.model.predict(observations, state=state, episode_start=starts,
+                                                      deterministic=True)
+            self._starts = None
+        else:
+            actions, _ = self.model.predict(observations, deterministic=True, **extra)
         return np.asarray(actions, dtype=np.int64).reshape(len(observations))
 
 

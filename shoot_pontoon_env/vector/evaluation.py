@@ -51,11 +51,13 @@ class HandResults:
 
 def evaluate_hands(config: SeatConfig, hands: int, seed: int, *,
                    player: BatchPlayer | None = None, actor: BatchActor | None = None, num_tables: int = 4096,
-                   progress: Callable[[int], object] | None = None, rng: np.random.Generator | None = None
-                   ) -> HandResults:
+                   progress: Callable[[int], object] | None = None, rng: np.random.Generator | None = None,
+                   episode_starts: Callable[[np.ndarray], object] | None = None) -> HandResults:
     """Play ``hands`` hands at tables of the seat configuration ``config`` (an env's ``config``), the
     agent's seat played by ``player`` (in the kernel) or by ``actor`` (one call per step for every
-    table). ``progress(k)`` is called as hands finish."""
+    table). ``progress(k)`` is called as hands finish; ``episode_starts(rows)``, before each call of
+    ``actor``, with the tables (a bool per row) whose episode begins at the observation it is given
+    (a recurrent policy's memory is reset there)."""
     if (player is None) == (actor is None):
         raise ValueError("evaluate_hands needs exactly one of player (played by the kernel) or actor")
     tables = max(1, min(num_tables, hands))
@@ -100,9 +102,16 @@ def evaluate_hands(config: SeatConfig, hands: int, seed: int, *,
             report()
     else:
         active = call(True, 0)  # every table to its first hand
+        hand = batch.t[:, T_HAND].copy()
+        starts = np.ones(tables, dtype=bool)
         while active > 0:
+            if episode_starts is not None:
+                episode_starts(starts)
             actions[:] = actor(batch.obs, batch.mask)
             active = call(True, 1)
+            now = batch.t[:, T_HAND]
+            np.not_equal(now, hand, out=starts)
+            hand[:] = now
             report()
     report()
     return results

@@ -147,3 +147,33 @@ def test_the_readme_snippet_runs_outside_the_checkout(tmp_path: Path) -> None:
     diff, ci = (float(x) for x in done.stdout.strip().splitlines()[-1].split())
     assert diff < 0 < ci
     assert run_outside(tmp_path, "-c", "import agents").returncode != 0  # nothing of the checkout was there
+
+
+class CountingRecurrentModel:
+    """RecurrentPPO's interface (``predict(obs, state, episode_start)``, an LSTM policy): its memory counts
+    the decisions since its episode started, and its action depends on that count."""
+
+    def __init__(self, env):
+        self.observation_space, self.action_space = env.observation_space, env.action_space
+        self.policy = type("Policy", (), {"lstm_actor": object()})()
+
+    def predict(self, observation, state=None, episode_start=None, deterministic=False):
+        rows = len(observation)
+        count = np.zeros(rows) if state is None else state[0][0, :, 0].copy()
+        count[np.asarray(episode_start, dtype=bool)] = 0
+        actions = np.where(count < 1, 1, 4).astype(np.int64)  # the first stake, then stick (or a forfeit)
+        count += 1
+        return actions, (count[None, :, None], count[None, :, None])
+
+
+def test_a_recurrent_models_memory_restarts_with_each_episode_on_every_route() -> None:
+    from shoot_pontoon_env.evaluate.tournament import play_agent, play_agent_batched
+
+    env = gym.make(PLAYTECH, **HEADS_UP)
+    model = CountingRecurrentModel(env)
+    policy = SB3ModelPolicy(model, "counting")
+    assert policy.recurrent
+    batched = play_agent_batched(env, HEADS_UP, policy, 3000, seed=4, num_tables=256).returns
+    scalar = np.asarray(play_agent(lambda: gym.make(PLAYTECH, **HEADS_UP), policy, 3000, seed=4).returns)
+    assert np.array_equal(batched, scalar)  # the same count at every decision of every hand
+    assert len(set(batched.tolist())) > 2
