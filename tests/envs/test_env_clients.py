@@ -121,6 +121,17 @@ def table_keys(batch: TableBatch) -> np.ndarray:
     return batch.t[:, T_KEY_LO].astype(np.int64) | (batch.t[:, T_KEY_HI].astype(np.int64) << 31)
 
 
+@pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64,
+                                           np.random.MT19937])
+def test_the_keys_drawn_are_the_generators_integers_for_every_bit_generator(bit_generator):
+    from shoot_pontoon_env.vector.tables import draw_keys
+
+    which = np.random.default_rng(3).random(500) < 0.3
+    keys = draw_keys(np.random.Generator(bit_generator(9)), which, np.empty(500, dtype=np.int64))
+    expected = np.random.Generator(bit_generator(9)).integers(0, KEY_RANGE, size=int(which.sum()))
+    assert np.array_equal(keys[which], expected) and (keys[~which] == -1).all()
+
+
 def test_shuffle_keys_are_full_width_integers_from_the_generator():
     env = gym.make("ShootPontoon-v0", engine="table")
     batch = TableBatch(env.unwrapped.config, 64)
