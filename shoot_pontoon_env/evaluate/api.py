@@ -12,6 +12,7 @@ and hand ``h`` deals the same cards on every route (``shoe.hand_key``)."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -131,13 +132,17 @@ def evaluate(env_id: str, policies: Sequence[Any] | Mapping[str, Any], *, hands:
     def make_env() -> gym.Env:
         return gym.make(env_id, **kwargs)
 
-    probe = make_env()
+    try:
+        probe = make_env()
+    except TypeError as error:  # an argument the env does not take
+        raise ValueError(f"env_kwargs = {kwargs!r}: {error}") from None
     start = time.perf_counter()
     named = _named(policies)
     players: list[ObservationPolicy] = []
     for name, spec in named:
         player = as_agent(spec, probe, resolve)
         if name is not None:
+            player = copy.copy(player) if player is spec else player  # the caller's object keeps its name
             player.name = name
         players.append(player)
     names = [p.name for p in players]

@@ -87,6 +87,8 @@ def test_bad_arguments_name_the_value() -> None:
         evaluate(PLAYTECH, ["basic"], hands=0)
     with pytest.raises(ValueError, match="no module named 'no_such_module'"):
         evaluate(PLAYTECH, ["no_such_module:policy"], hands=10)
+    with pytest.raises(ValueError, match="env_kwargs = {'colour': 1}"):
+        evaluate(PLAYTECH, ["basic"], env_kwargs={"colour": 1}, hands=10)
     with pytest.raises(ValueError, match="'tips' is named twice"):
         evaluate(PLAYTECH, ["tips", "tips"], hands=10)
 
