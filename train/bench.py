@@ -9,8 +9,8 @@ Algorithms (Stable-Baselines3 and sb3-contrib, on the batched engine's tables): 
 illegal actions), ppo, a2c, dqn, qrdqn and recurrent_ppo (an LSTM policy, its memory reset where each
 table's episode starts; these five unmasked: an illegal action forfeits the hand and costs the env's
 ``illegal_action_penalty``). The heads-up pair task trains a punter and a banker heads-up and
-scores the pair's exploitability (its best responses ask the two networks at every decision: about ten
-minutes a seed). ``--quick`` is a smoke run (2,048 steps, 2,000 hands a task, every task but the pair
+scores the pair's exploitability (its best responses ask the two networks, as numpy arrays, at every
+decision: one to two minutes a seed). ``--quick`` is a smoke run (2,048 steps, 2,000 hands a task, every task but the pair
 unless named; CI runs it)."""
 
 from __future__ import annotations

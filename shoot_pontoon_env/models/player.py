@@ -342,6 +342,7 @@ class SB3ModelPolicy(ObservationPolicy):
         time elsewhere (a table's opponent, the solver's best responses), it starts afresh each time."""
         self._state: Any = None
         self._starts: np.ndarray | None = None
+        self._actor: ActorArrays | bool | None = None
         super().__init__(context, name or type(model).__name__)
 
     def episode_starts(self, starts: np.ndarray) -> None:
@@ -363,8 +364,27 @@ class SB3ModelPolicy(ObservationPolicy):
             raise ValueError(f"{self.name}: a model of {n} actions; this seat's action table has {actions}")
         return self
 
+    def _numpy_actor(self) -> ActorArrays | None:
+        """The model's actor as numpy arrays where it is an MLP actor-critic (PPO, MaskablePPO, A2C: as a
+        model file's is read, ``models.mlp``), else None; built at the first ask."""
+        if self._actor is None and not self.recurrent:
+            try:
+                self._actor = ActorArrays.of_policy(self.model.policy, masked=self._masked)
+            except (AttributeError, TypeError, ValueError):  # a Q-network or another shape: predict it is
+                self._actor = False
+        return self._actor or None
+
     def choose(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
-        return int(self.choose_batch(np.asarray(observation)[None], np.asarray(action_mask)[None], rng)[0])
+        """One decision: by the numpy actor where there is one (what one torch call per decision costs
+        the solver's best responses many times over; torch's action, as for a model file), else by
+        :meth:`choose_batch`."""
+        actor = self._numpy_actor()
+        if actor is None:
+            return int(self.choose_batch(np.asarray(observation)[None], np.asarray(action_mask)[None], rng)[0])
+        observation = np.asarray(observation)
+        if observation.shape[-1] != actor.num_inputs and actor.num_inputs == COMPACT_SIZE:
+            observation = compact_observation(observation)
+        return int(actor.act(observation, action_mask))
 
     def choose_batch(self, observations: np.ndarray, action_masks: np.ndarray,
                      rng: np.random.Generator) -> np.ndarray:

@@ -179,3 +179,28 @@ def test_a_recurrent_models_memory_restarts_with_each_episode_on_every_route() -
     scalar = np.asarray(play_agent(lambda: gym.make(PLAYTECH, **HEADS_UP), policy, 3000, seed=4).returns)
     assert np.array_equal(batched, scalar)  # the same count at every decision of every hand
     assert len(set(batched.tolist())) > 2
+
+
+def test_an_sb3_models_one_decision_by_numpy_is_its_batch_decision_by_torch() -> None:
+    """The solver asks one decision at a time (the numpy actor); an evaluation asks batches (torch)."""
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+
+    from shoot_pontoon_env.envs.features import CompactObservation
+
+    env = gym.make(PLAYTECH, **HEADS_UP)
+    model = MaskablePPO("MlpPolicy", CompactObservation(gym.make(PLAYTECH, **HEADS_UP)), seed=3, device="cpu",
+                        policy_kwargs={"net_arch": [16, 16]})
+    policy = SB3ModelPolicy(model, "untrained").bind(env)
+    rng = np.random.default_rng(0)
+    observations, masks = [], []
+    obs, info = env.reset(seed=1)
+    while len(observations) < 300:
+        observations.append(obs)
+        masks.append(info["action_mask"])
+        obs, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if done:
+            obs, info = env.reset()
+    one = [policy.choose(o, m, rng) for o, m in zip(observations, masks)]
+    assert one == policy.choose_batch(np.array(observations), np.array(masks), rng).tolist()
+    assert policy._numpy_actor() is not None
