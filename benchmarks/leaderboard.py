@@ -24,7 +24,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("runs", nargs="+", type=Path, help="bench.json files of python -m train.bench")
     parser.add_argument("--profile", type=Path, default=None, help="draw every learner's performance profile here")
     args = parser.parse_args(argv)
-    reports = [json.loads(path.read_text()) for path in args.runs]
+    merged: dict[str, dict] = {}  # one learner's runs may come in several files (one per seed, say)
+    for path in args.runs:
+        report = json.loads(path.read_text())
+        into = merged.setdefault(report["algo"], {"algo": report["algo"], "tasks": report["tasks"], "seeds": [],
+                                                  "scores": []})
+        if report["tasks"] != into["tasks"] or set(report["seeds"]) & set(into["seeds"]):
+            raise SystemExit(f"{path}: tasks {report['tasks']} and seeds {report['seeds']} do not add to "
+                             f"{into['tasks']}, seeds {into['seeds']}")
+        into["seeds"] += report["seeds"]
+        into["scores"] += report["scores"]
+    reports = list(merged.values())
     tasks = reports[0]["tasks"]
     matrices = {}
     for report in reports:

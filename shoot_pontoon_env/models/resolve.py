@@ -92,6 +92,9 @@ def import_object(spec: str, label: str = "policy") -> Any:
     except ModuleNotFoundError as error:
         raise UnknownPolicy(f"{prefix}{spec!r}: no module named {error.name!r} (module:Name imports the module "
                             "from the Python path: the working directory under python -m)") from None
+    except Exception as error:  # the module's own code failed: said in one line, as a bad name is
+        raise UnknownPolicy(f"{prefix}{spec!r}: importing {module_name!r} raised {type(error).__name__}: "
+                            f"{error}") from None
     for part in qualified.split("."):
         if not hasattr(found, part):
             raise UnknownPolicy(f"{prefix}{spec!r}: {found.__name__ if hasattr(found, '__name__') else found!r} "

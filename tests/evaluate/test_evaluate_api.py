@@ -134,6 +134,11 @@ def test_the_command_line_takes_module_name_from_any_folder(tmp_path: Path) -> N
     lines = bad.stderr.strip().splitlines()
     assert len(lines) == 1 and re.match(r"error: argument --agents: .*'mypolicies:nothing_here'.*no attribute "
                                         r"'nothing_here'", lines[0]), bad.stderr
+    (tmp_path / "broken.py").write_text("raise RuntimeError('half written')\n")
+    broken = run_outside(tmp_path, "-m", "shoot_pontoon_env.evaluate", "--agents", "broken:policy", "--hands", "10",
+                         "--out", str(tmp_path / "broken"))
+    assert broken.returncode == 2 and broken.stderr.strip().splitlines() == [
+        "error: argument --agents: agent = 'broken:policy': importing 'broken' raised RuntimeError: half written"]
 
 
 def test_the_readme_snippet_runs_outside_the_checkout(tmp_path: Path) -> None:
