@@ -7,7 +7,8 @@ import numpy as np
 from numba import types
 
 from ..rules import MAX_DECKS
-from .kernel import F64, I, I32ROW, I64, I8ROW, ROWS, jit
+from .bitgen import next_uint64
+from .kernel import F64, I, I32ROW, I64, I8ROW, RNG, ROWS, jit
 from .kernel_hands import (
     allows, banker_class, best_total, card_at, fail, hand_at, hand_class, hand_total, is_pontoon_pair,
     may_draw, phase_of, shoot_capacity, staker, to_act,
@@ -61,6 +62,13 @@ def keyed_uniform(t, position):
     seed = np.uint64(np.uint32(t[T_SEED_LO])) | (np.uint64(np.uint32(t[T_SEED_HI])) << np.uint64(32))
     z = mix(seed + np.uint64(position))
     return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@jit(RNG)
+def draw_key(rng):
+    """A new episode's shuffle key: the top 62 bits of the Generator's next 64-bit draw, the value
+    ``Generator.integers(0, 2**62)`` gives (scalar twin: ``shoot_pontoon_env.vector.tables:draw_keys``)."""
+    return np.int64(next_uint64(rng[2], rng[1]) >> np.uint64(2))
 
 
 @jit(I32ROW, I)

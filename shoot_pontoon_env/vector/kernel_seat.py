@@ -10,7 +10,7 @@ from .kernel import (
 )
 from .kernel_deals import (
     STEP_LIMIT, add_to_shoot, apply_legal, clear_seen, count_cards_of_deal, forfeit, fresh_shoe, renew_shoe,
-    set_key, start_deal, wealth,
+    draw_key, set_key, start_deal, wealth,
 )
 from .kernel_encoders import encode_view
 from .kernel_hands import (
@@ -297,7 +297,8 @@ def scratch_size(slots: int) -> int:
 def play_tables(t, k8, c, f, tab, obs, mask, actions, resets, carry, step, keys, rewards, terminated, illegal,
                 deals, rng, scratch):
     """The batch's one entry point for an env: every table i with ``resets[i]`` starts a new episode
-    (``env_turn``'s reset, with the shuffle key ``keys[i]``; ``carry`` keeps a persistent shoe), with
+    (``env_turn``'s reset, with the shuffle key ``keys[i]``, or, in a step where ``keys[i]`` is -1, one
+    drawn from ``rng`` before any table moves, and the -1 put back; ``carry`` keeps a persistent shoe), with
     reward 0, not terminated; with ``step``, every other table takes the step ``actions[i]``
     (``env_turn``'s step). ``illegal[i]`` and ``deals[i]``: every table's illegal-action
     flag and deal number after the call (the info of a step, without reading the state's columns, a
@@ -307,10 +308,16 @@ def play_tables(t, k8, c, f, tab, obs, mask, actions, resets, carry, step, keys,
     counts = scratch[MOVE * 8:MOVE * 8 + 52]
     out = scratch[MOVE * 8 + 52:]
     failed = -1
+    if step:  # the autoresets' keys first, in row order, as tables.draw_keys would draw them
+        for i in range(t.shape[0]):
+            if resets[i] and keys[i] < 0:
+                keys[i] = draw_key(rng)
     for i in range(t.shape[0]):
         reset = resets[i]
         if reset or step:
             key = keys[i] if reset else 0
+            if reset and step:
+                keys[i] = -1  # the buffer the step was handed, as it was
             rewards[i] = env_turn(t[i], k8[i], c, f, tab, reset, carry, key, actions[i], mv, rng, out, counts,
                                   obs[i], mask[i])
             terminated[i] = not reset and t[i, T_TERMINAL] != 0

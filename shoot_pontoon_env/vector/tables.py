@@ -48,8 +48,9 @@ INT32_CHIPS = 2**31 - 1
 KEY_RANGE = 2**62
 """Shuffle keys are integers of [0, 2**62), every one of them possible: ``Generator.integers`` (one
 64-bit draw, shifted), where a uniform float scaled would give only multiples of 512 (53 bits a key:
-repeated deals within a long training run). Every reset passes its keys to the kernel (``draw_keys``,
-``first_key``), whose own bit generator shuffles from them (``kernel_deals.keyed_uniform``)."""
+repeated deals within a long training run). A reset passes its keys to the kernel (``draw_keys``,
+``first_key``); a step's autoresets have theirs drawn by the kernel, the same values from the same
+Generator (``kernel_deals.draw_key``); the kernel shuffles from them (``kernel_deals.keyed_uniform``)."""
 
 
 KEY_SHIFT = np.uint64(2)
@@ -458,10 +459,10 @@ class TableBatch:
         in ``rewards``, ``terminated``, ``obs`` and ``mask``."""
         c = self.config
         autoreset = np.ascontiguousarray(autoreset, dtype=np.bool_)
-        keys = draw_keys(rng, autoreset, self._keys) if autoreset.any() else self._no_keys
+        # the autoresets' keys are drawn by the kernel from rng, before any table moves (kernel_deals.draw_key)
         self._check(kernel_seat.play_tables(self.t, self.k8, c.c, c.f, c.tab, self.obs, self.mask,
                                             np.ascontiguousarray(actions, dtype=np.int64), autoreset, True, True,
-                                            keys, self.rewards, self.terminated, self.step_illegal,
+                                            self._no_keys, self.rewards, self.terminated, self.step_illegal,
                                             self.step_deals, self.rng_handle(rng), self.scratch))
 
     def _check(self, table: int | None = None) -> None:

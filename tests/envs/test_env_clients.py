@@ -124,12 +124,19 @@ def table_keys(batch: TableBatch) -> np.ndarray:
 @pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64,
                                            np.random.MT19937])
 def test_the_keys_drawn_are_the_generators_integers_for_every_bit_generator(bit_generator):
+    """In Python at a reset (draw_keys), in the kernel at a step's autoresets (kernel_deals.draw_key)."""
     from shoot_pontoon_env.vector.tables import draw_keys
 
     which = np.random.default_rng(3).random(500) < 0.3
     keys = draw_keys(np.random.Generator(bit_generator(9)), which, np.empty(500, dtype=np.int64))
     expected = np.random.Generator(bit_generator(9)).integers(0, KEY_RANGE, size=int(which.sum()))
     assert np.array_equal(keys[which], expected) and (keys[~which] == -1).all()
+    env = gym.make("ShootPontoon-v0", engine="table")
+    batch = TableBatch(env.unwrapped.config, 500)
+    batch.reset(np.random.default_rng(0), carry=False)
+    batch.step(np.zeros(500, dtype=np.int64), which, np.random.Generator(bit_generator(9)))
+    assert np.array_equal(table_keys(batch)[which], expected)
+    assert (batch._no_keys == -1).all()  # the buffer a step hands the kernel, as it was
 
 
 def test_shuffle_keys_are_full_width_integers_from_the_generator():
