@@ -55,15 +55,16 @@ def performance_profile(scores: dict[str, np.ndarray], path: Path, reps: int = B
     from rliable import plot_utils
 
     matrices = {name: np.asarray(values, dtype=np.float64) for name, values in scores.items()}
-    low = min(0.0, *(float(m.min()) for m in matrices.values()))
-    taus = np.linspace(low, 1.1, 61)
+    low = min(float(m.min()) for m in matrices.values()) - 0.02  # the scores' own range, where they differ
+    high = max(1.02, *(float(m.max()) + 0.01 for m in matrices.values()))
+    taus = np.linspace(low, high, 121)
     np.random.seed(0)
     profiles, bands = rly.create_performance_profile(matrices, taus, reps=reps)
     fig, ax = plt.subplots(figsize=(7, 4.5))
     plot_utils.plot_performance_profiles(profiles, taus, performance_profile_cis=bands, ax=ax,
                                          xlabel=r"normalised score $\tau$ (0 random, 1 reference)",
                                          ylabel=r"fraction of runs with score > $\tau$")
-    ax.legend(list(matrices), loc="lower left", fontsize=9)
+    ax.legend(ax.get_lines()[:len(matrices)], list(matrices), loc="lower left", fontsize=9)
     ax.set_title("ShootPontoonBench-v1: score distributions")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
