@@ -56,7 +56,8 @@ def split_box_views(stake: int, shoot_bet: int) -> tuple[HandView, HandView]:
     follow (``game_punter``): the split box it meets most, two split hands at the original stake, each
     stuck on its two face-down cards, the first with the box's Shoot bet. (Shown no hands, a trained
     banker meets a view the engine never gives it, and answers unlike itself at the engine's split
-    boxes far more often: docs/RESULTS.md.)"""
+    boxes far more often: docs/HISTORY.md, 0.8.0, "Trained players and the equilibrium in the table
+    of pairs".)"""
     first = HandView(PUNTER_SEAT, (), 2, stake, stake, shoot_bet, 0, 0, False, True, True, False, False, 0)
     return first, first._replace(shoot_bet=0)
 
@@ -172,7 +173,7 @@ class SplitModelBanker(Policy):
     """A banker played at an engine table as the heads-up model asks it: facing a split box it is
     asked exactly the model's question, everywhere else it plays as itself. Paired with the banker
     itself on the same shuffles, it measures what the model's one split observation changes
-    (docs/RESULTS.md).
+    (docs/HISTORY.md, 0.8.0).
 
     At a split box the engine's whole :class:`SeatView` is replaced by :func:`banker_view` of the
     banker's card values in ascending order (``observation_draws`` asks each hand so: a network that
