@@ -46,7 +46,7 @@ class EquilibriumAgent(Agent):
     name = "equilibrium"
     batched = True
     """Set although :meth:`choose_batch` is a row loop (cached per distinct observation): the flag is
-    what lets ``evaluate`` play this agent on the batched engine (``evaluate/tournament.py``), where
+    what lets ``evaluate`` play this agent on the batched engine (``shoot_pontoon_env/evaluate/tournament.py``), where
     the cache makes the loop cheap."""
 
     def __init__(self, equilibrium: Equilibrium | None = None, iterations: int = DEFAULT_ITERATIONS) -> None:

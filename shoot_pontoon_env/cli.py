@@ -112,6 +112,14 @@ def json_object(text: str) -> dict[str, Any]:
     return value
 
 
+def existing_path(text: str) -> Path:
+    """An argparse type: a file or folder that exists."""
+    path = Path(text)
+    if not path.exists():
+        raise argparse.ArgumentTypeError(f"{text!r}: no such file or folder")
+    return path
+
+
 def existing_file(text: str) -> Path:
     """An argparse type: a path to a file that exists."""
     path = Path(text)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .suite import BANKER, PAIR, PAIR_ZERO, PUNTER, Task
+from .suite import PAIR, PAIR_ZERO, PUNTER, Task
 
 Z95 = 1.959963984540054
 ZERO = "random (the zero)"
@@ -105,4 +105,4 @@ def score_pair(task: Task, pair: Any, *, name: str = "policy") -> TaskScore:
                      hands=0, seconds=time.perf_counter() - start)
 
 
-__all__ = ["BANKER", "PAIR", "PUNTER", "TaskScore", "normalised", "score_pair", "score_policy"]
+__all__ = ["TaskScore", "normalised", "score_pair", "score_policy"]

@@ -11,14 +11,13 @@ observation and its action mask, an ObservationPolicy, a Stable-Baselines3 model
 
 from __future__ import annotations
 
-import argparse
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shoot_pontoon_env.cli import Parser, UsageError, int_in, json_object, run
+from shoot_pontoon_env.cli import Parser, UsageError, existing_path, int_in, json_object, run
 
 from .optimum import env_shoot_allowance, optimal_value
 
@@ -89,19 +88,11 @@ def build_parser(prog: str = "python -m shoot_pontoon_env.evaluate") -> Parser:
                         help="checkpoints of a run's learning curve: at most N, evenly spaced, and the final model")
     parser.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     parser.add_argument("--scalar", action="store_true",
-                        help="play every agent on the scalar env (by default agents that can batch play on the "
-                             "batched engine: rule-based, basic, optimal, random and trained models)")
+                        help="play every agent on the scalar env (by default every agent plays on the batched "
+                             "engine; either deals hand i the same cards)")
     parser.add_argument("--tables", type=int_in(1, 2**20), default=4096,
                         help="tables the batched engine plays at once")
     return parser
-
-
-def existing_path(text: str) -> Path:
-    """An argparse type: a file or folder that exists."""
-    path = Path(text)
-    if not path.exists():
-        raise argparse.ArgumentTypeError(f"{text!r}: no such file or folder")
-    return path
 
 
 def _load_learning_curve(path: Path) -> None:

@@ -95,15 +95,14 @@ def _named(policies: Sequence[Any] | Mapping[str, Any]) -> list[tuple[str | None
     return [(None, spec) for spec in policies]
 
 
-def default_reference(env: gym.Env) -> str | tuple[str, ...] | None:
-    """``optimal`` for a punter seat the solver covers; the best of :data:`BANKER_REFERENCES` for a banker
-    seat; None where neither applies."""
+def default_reference(env: gym.Env, optimal: float | None) -> str | tuple[str, ...] | None:
+    """``optimal`` for a punter seat the solver covers (``optimal``: its value there, None where it has
+    none); the best of :data:`BANKER_REFERENCES` for a banker seat; None where neither applies."""
     from ..envs.banker import ShootPontoonBankerEnv
-    from .optimum import optimal_value
 
     if isinstance(env.unwrapped, ShootPontoonBankerEnv):
         return BANKER_REFERENCES
-    return "optimal" if optimal_value(env, quiet=True) is not None else None
+    return "optimal" if optimal is not None else None
 
 
 def evaluate(env_id: str, policies: Sequence[Any] | Mapping[str, Any], *, hands: int = 20_000, seed: int = 0,
@@ -150,8 +149,9 @@ def evaluate(env_id: str, policies: Sequence[Any] | Mapping[str, Any], *, hands:
     if repeated:
         raise ValueError(f"policies: {repeated[0]!r} is named twice: expected distinct names (pass a mapping of "
                          "names to policies)")
+    optimal = optimal_value(probe, quiet=True)
     if isinstance(reference, str) and reference == "default":
-        reference = default_reference(probe)
+        reference = default_reference(probe, optimal)
     candidates = list(reference) if isinstance(reference, tuple) else [] if reference is None else [reference]
     given = [names.index(c) for c in candidates if isinstance(c, str) and c in names]
     extra = [as_agent(c, probe, resolve) for c in candidates if not (isinstance(c, str) and c in names)]
@@ -159,7 +159,6 @@ def evaluate(env_id: str, policies: Sequence[Any] | Mapping[str, Any], *, hands:
                              env_kwargs=kwargs, num_tables=num_tables, resolve=resolve)
     pool = [records[i] for i in given] + records[len(players):]
     reference_record = max(pool, key=lambda r: float(np.mean(r.returns))) if pool else None
-    optimal = optimal_value(probe, quiet=True)
     summaries = [summarise(r, optimal, reference_record) for r in records[:len(players)]]
     if reference_record is not None and reference_record.name not in names:
         summaries.append(summarise(reference_record, optimal, reference_record))

@@ -53,13 +53,6 @@ repeated deals within a long training run). A reset passes its keys to the kerne
 Generator (``kernel_deals.draw_key``); the kernel shuffles from them (``kernel_deals.keyed_uniform``)."""
 
 
-KEY_SHIFT = np.uint64(2)
-RAW_64 = (np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64)
-"""Bit generators whose raw output is the 64-bit draw ``Generator.integers`` uses: for a power-of-two range
-its result is the draw's top bits (``KEY_SHIFT``), so ``draw_keys`` reads them directly
-(``tests/envs/test_env_clients.py`` holds the two equal; MT19937's raw output is 32 bits)."""
-
-
 def first_key(seed: int) -> int:
     """The shuffle key a scalar env's ``reset(seed=seed)`` gives its table: the first ``draw_keys`` of
     the Generator Gymnasium seeds an env with. A vector env's per-table seeds use it, so that table i
@@ -73,11 +66,7 @@ def draw_keys(rng: np.random.Generator, which: np.ndarray, out: np.ndarray) -> n
     """``out`` (int64, a row per table) with a new episode's shuffle key at each row of ``which``, drawn
     from ``rng`` in row order, and -1 (no key: the kernel reads none there) at the others."""
     out.fill(-1)
-    count = int(np.count_nonzero(which))
-    if type(rng.bit_generator) in RAW_64:  # what integers(0, KEY_RANGE) draws, at half its cost per step
-        out[which] = (rng.bit_generator.random_raw(count) >> KEY_SHIFT).view(np.int64)
-    else:
-        out[which] = rng.integers(0, KEY_RANGE, size=count)
+    out[which] = rng.integers(0, KEY_RANGE, size=int(np.count_nonzero(which)))
     return out
 
 

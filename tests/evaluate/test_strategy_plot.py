@@ -1,4 +1,4 @@
-"""``strategy.png`` (``evaluate/plots.py``): labelled axes, text of 9 pt or more, and no panel for a
+"""``strategy.png`` (``shoot_pontoon_env/evaluate/plots.py``): labelled axes, text of 9 pt or more, and no panel for a
 uniformly random agent (whose most frequent action per cell is one draw of noise)."""
 
 import gymnasium as gym
