@@ -42,10 +42,10 @@ def test_the_page_has_its_sections_and_blocks():
     assert text.startswith("# Using with SB3, rl-zoo3, CleanRL, TorchRL, RLlib, Gymnasium vector envs")
     for section in ("Action masks through wrappers", "Stable-Baselines3", "Gymnasium vector envs", "CleanRL",
                     "rl-baselines3-zoo", "videos", "The batched engine",
-                    "compact observation over any vector env", "## TorchRL", "## RLlib"):
+                    "compact observation over any vector env", "## TorchRL", "## RLlib", "## OpenSpiel"):
         assert section in text
     languages = [language for language, code in blocks() if not needs_torchrl(code)]
-    assert languages.count("python") == 7 and languages.count("bash") == 2
+    assert languages.count("python") == 8 and languages.count("bash") == 2
     assert [language for language, code in blocks() if needs_torchrl(code)] == ["python", "python"]
     assert "disable_env_checking=True" in text  # RLlib's pre-check, switched off (Ray is not in this venv)
 
@@ -58,6 +58,7 @@ def test_every_block_runs_as_written(tmp_path):
                      for number, (language, code) in enumerate(blocks())
                      if language in ("python", "bash") and not needs_torchrl(code))
     assert "legal now:" in text and "masked evaluation:" in text and "(540, 960, 3) uint8" in text
+    assert "returns in base stakes:" in text and "MCCFR information states visited:" in text
     for mode in ("NEXT_STEP", "SAME_STEP", "DISABLED"):
         assert f"{mode}: " in text and "no illegal action" in text
     assert "iteration 4: mean reward per step" in text

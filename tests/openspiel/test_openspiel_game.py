@@ -227,3 +227,22 @@ def test_the_information_state_recalls_each_decision_and_shows_no_hidden_card():
             assert not hidden & shown - {c for h in state.table.hands if h.seat == other for c in h.cards}
         state.apply_action(int(rng.choice(state.legal_actions())))
         decisions[player] += 1
+
+
+def test_a_state_survives_serialisation_and_clone_mid_chance():
+    game = load_game(players=3, deals=2)
+    state, rng = game.new_initial_state(), np.random.default_rng(3)
+    while not state.is_terminal():
+        if state.is_chance_node() and len(state.history()) > 6:
+            text = pyspiel.serialize_game_and_state(game, state)
+            _, again = pyspiel.deserialize_game_and_state(text)
+            copy = state.clone()
+            for other in (again, copy):
+                assert other.history() == state.history() and str(other) == str(state)
+                assert other.chance_outcomes() == state.chance_outcomes()
+        if state.is_chance_node():
+            cards, chances = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(cards, p=chances)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert state.clone().returns() == state.returns()
