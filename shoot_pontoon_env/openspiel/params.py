@@ -1,19 +1,21 @@
 """The OpenSpiel game's parameters: their defaults (OpenSpiel reads the types from them), their checks, and
 the whole table they make.
 
-OpenSpiel parameters are ints, floats, strings and bools, so a preset, a rule set given as JSON and a
-player's name are strings, and "the rules' own" is -1 for an int. Each bad value is one ``ValueError``
-naming it and what is allowed, as the envs' arguments are checked (``multiagent.config``).
+OpenSpiel parameters are ints, floats, strings and bools, so a rule set and a player's name are strings
+(holding no comma and no ``=``, where OpenSpiel's game strings split), and "the rules' own" is -1 for an
+int. Each bad value is one ``ValueError`` naming it and what is allowed, as the envs' arguments are
+checked (``multiagent.config``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any
 
 from ..multiagent.config import WholeTableSettings, whole_table_settings
-from ..rules import MAX_DRAWS, Rules, get_rules
+from ..rules import MAX_DRAWS, PRESETS, TUPLE_OPTIONS, Rules, get_rules
 from ..seat.arguments import check_int
 
 DEFAULTS: dict[str, Any] = {
@@ -36,8 +38,9 @@ DEFAULTS: dict[str, Any] = {
 - ``seats``: the table's size (0: ``players``); seats players..seats-1 are fixed, part of the game.
 - ``fixed``: who plays the fixed seats, a deterministic player by name or ``PUNTER/BANKER`` (a player per
   role, as ``python -m shoot_pontoon_env.play --opponents`` takes them).
-- ``rules``: a preset (``shoot``, ``casino``, ``playtech``) or a rule set as JSON
-  (``{"preset": "shoot", "num_decks": 2}``).
+- ``rules``: a preset (``shoot``, ``casino``, ``playtech``), then any changes as ``field:value``
+  (``shoot num_decks:2 shoot_bet_points:before_deal/before_second_card``; :func:`rules_parameter` writes
+  one from a :class:`Rules`).
 - ``reduced``: the solver's heads-up reduced game (``solver.headsup.equilibrium_game.equilibrium_rules``:
   one stake, no Shoot bets, no splits).
 - ``buys``, ``shoot_bets``, ``splits``: False takes that part out of the rules (no buys; no Shoot
@@ -58,6 +61,9 @@ class GameSettings:
     fixed: str
     table: WholeTableSettings
 
+    def __deepcopy__(self, memo: dict) -> GameSettings:
+        return self  # immutable, and shared by every state of the game (OpenSpiel's clone deep-copies a state)
+
     @property
     def rules(self) -> Rules:
         return self.table.config.rules
@@ -71,16 +77,55 @@ class GameSettings:
         return self.table.config.deals_per_episode
 
 
+def rules_parameter(rules: Rules | str) -> str:
+    """``rules`` as the ``rules`` parameter: its preset, then each field that differs from the preset as
+    ``field:value`` (JSON scalars; a tuple's items joined by ``/``, a pair's by ``+``). OpenSpiel's game
+    strings split parameters at commas and ``=``, so the parameter holds neither and a state's
+    serialisation (``pyspiel.serialize_game_and_state``) survives."""
+    rules = get_rules(rules)
+    fields = [f.name for f in dataclasses.fields(Rules) if f.name != "name"]
+    preset = min(sorted(PRESETS), key=lambda name: sum(getattr(rules, f) != getattr(PRESETS[name], f) for f in fields))
+    tokens = [preset]
+    for field in fields:
+        value = getattr(rules, field)
+        if value == getattr(PRESETS[preset], field):
+            continue
+        if field in TUPLE_OPTIONS:
+            text = "/".join("+".join(item) if isinstance(item, tuple) else item for item in value)
+        else:
+            text = json.dumps(value)
+        tokens.append(f"{field}:{text}")
+    return " ".join(tokens)
+
+
+def parse_rules_parameter(text: object) -> Rules:
+    """The :class:`Rules` of a ``rules`` parameter (:func:`rules_parameter`'s form: a preset, then
+    ``field:value`` tokens)."""
+    if not isinstance(text, str) or not text.split():
+        raise ValueError(f"rules = {text!r}: expected a preset name, then field:value changes "
+                         "(e.g. 'shoot num_decks:2 shoot_bet_points:before_deal/before_second_card')")
+    preset, *tokens = text.split()
+    changes: dict[str, Any] = {}
+    for token in tokens:
+        name, colon, value = token.partition(":")
+        if not colon or not name:
+            raise ValueError(f"rules = {text!r}: {token!r} is not field:value")
+        if name in TUPLE_OPTIONS:
+            items = [item for item in value.split("/") if item]
+            changes[name] = [item.split("+") if "+" in item else item for item in items]
+        else:
+            try:
+                changes[name] = json.loads(value)
+            except json.JSONDecodeError:
+                changes[name] = value  # a bare word: a string option such as shoe:persistent
+    if preset not in PRESETS:
+        raise ValueError(f"rules = {text!r}: unknown preset {preset!r}: expected one of {sorted(PRESETS)}")
+    return get_rules({"preset": preset, **changes, "name": text if tokens else preset})
+
+
 def game_rules(params: dict[str, Any]) -> Rules:
-    """The rule set of ``params``: the preset or JSON rule set, with the parts the switches take out."""
-    text = params["rules"]
-    if not isinstance(text, str):
-        raise ValueError(f"rules = {text!r}: expected a preset name or a JSON object of rule fields")
-    try:
-        spec = json.loads(text) if text.lstrip().startswith("{") else text
-    except json.JSONDecodeError as error:
-        raise ValueError(f"rules = {text!r}: not a JSON object ({error.msg})") from None
-    rules = get_rules(spec)
+    """The rule set of ``params``: the ``rules`` parameter, with the parts the switches take out."""
+    rules = parse_rules_parameter(params["rules"])
     if params["reduced"]:
         from ..solver.headsup.equilibrium_game import equilibrium_rules
 
@@ -92,8 +137,10 @@ def game_rules(params: dict[str, Any]) -> Rules:
         changes["shoot_bet_points"] = ()
     if not params["splits"]:
         changes["max_split_hands"] = 1
-    if params["max_buys"] != -1 and params["buys"]:
-        changes["max_buys"] = check_int("max_buys", params["max_buys"], 0, MAX_DRAWS)
+    if params["max_buys"] != -1:
+        max_buys = check_int("max_buys", params["max_buys"], 0, MAX_DRAWS)
+        if params["buys"]:
+            changes["max_buys"] = max_buys
     return rules.replace(**changes) if changes else rules
 
 

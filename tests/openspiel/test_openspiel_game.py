@@ -5,7 +5,6 @@ the whole-table env's."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -19,11 +18,12 @@ pyspiel = pytest.importorskip("pyspiel")
 from shoot_pontoon_env.engine.table import Phase, Table  # noqa: E402
 from shoot_pontoon_env.engine.view import seat_view  # noqa: E402
 from shoot_pontoon_env.openspiel import GAME_NAME, ShootPontoonGame, load_game  # noqa: E402
+from shoot_pontoon_env.openspiel.params import rules_parameter  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "vector"))
 from test_vector_differential import table_variations  # noqa: E402  (every option the engine has)
 
-SPECS = ["python_shoot_pontoon(players=2)", "python_shoot_pontoon(players=4)",
+SPECS = ["python_shoot_pontoon(players=2)", "python_shoot_pontoon(players=4,rules=shoot num_decks:2 max_buys:1)",
          "python_shoot_pontoon(players=2,seats=4,deals=3)", "python_shoot_pontoon(players=3,rules=casino,deals=2)",
          "python_shoot_pontoon(players=2,reduced=True)"]
 
@@ -54,9 +54,10 @@ def test_the_game_registered_under_its_name_with_its_parameters():
 @pytest.mark.parametrize("params, message", [
     ({"players": 1}, "players = 1: expected an int 2..10"),
     ({"players": 4, "seats": 3}, "seats = 3"),
-    ({"rules": "poker"}, "unknown rules preset 'poker'"),
-    ({"rules": '{"preset": "shoot", "num_decks": 0}'}, "num_decks"),
-    ({"rules": "{oops"}, "not a JSON object"),
+    ({"rules": "poker"}, "unknown preset 'poker'"),
+    ({"rules": "shoot num_decks:0"}, "num_decks"),
+    ({"rules": "shoot num_decks"}, "'num_decks' is not field:value"),
+    ({"rules": "shoot colour:red"}, "unknown option(s) ['colour']"),
     ({"deals": 0}, "deals = 0"),
     ({"fixed": "nobody", "seats": 3}, "nobody"),
     ({"max_buys": 9}, "max_buys = 9"),
@@ -145,9 +146,12 @@ def play_both(game: ShootPontoonGame, rng: np.random.Generator) -> int:
 
 
 def game_of(rules, seats: int, deals: int, players: int, fixed: str = "tips/stand17") -> ShootPontoonGame:
-    spec = {"preset": "shoot", **rules.to_dict()}
-    return ShootPontoonGame({"rules": json.dumps(spec), "players": players, "seats": seats, "deals": deals,
-                             "fixed": fixed})
+    parameter = rules_parameter(rules)
+    assert "," not in parameter and "=" not in parameter
+    game = pyspiel.load_game(GAME_NAME, {"rules": parameter, "players": players, "seats": seats, "deals": deals,
+                                         "fixed": fixed})
+    assert game.settings.rules == rules.replace(name=parameter)  # the parameter holds every field
+    return game
 
 
 @pytest.mark.parametrize("rules", ["shoot", "casino", "playtech"])
@@ -230,7 +234,7 @@ def test_the_information_state_recalls_each_decision_and_shows_no_hidden_card():
 
 
 def test_a_state_survives_serialisation_and_clone_mid_chance():
-    game = load_game(players=3, deals=2)
+    game = load_game(players=3, deals=2, rules="shoot shoe:persistent shoot_bet_points:before_deal/before_second_card")
     state, rng = game.new_initial_state(), np.random.default_rng(3)
     while not state.is_terminal():
         if state.is_chance_node() and len(state.history()) > 6:
@@ -246,3 +250,33 @@ def test_a_state_survives_serialisation_and_clone_mid_chance():
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
     assert state.clone().returns() == state.returns()
+
+
+def test_the_fast_table_copy_copies_everything_a_move_changes():
+    import pickle
+
+    from shoot_pontoon_env.engine.hand import Hand
+    from shoot_pontoon_env.openspiel.chance import ChanceShoe
+    from shoot_pontoon_env.openspiel.game import TABLE_ATTRIBUTES, copy_table
+
+    game, rng = load_game(players=4, deals=3, rules="shoot shoe:persistent"), np.random.default_rng(2)
+    table = game.new_initial_state().table
+    assert set(vars(table)) == TABLE_ATTRIBUTES  # a new attribute must be added to copy_table too
+    mutable = (list, dict, set, np.ndarray)
+    hand = Hand(seat=1, box=0, original_stake=2, stake=2)
+    assert {k for k, v in vars(hand).items() if isinstance(v, mutable)} == {"cards", "face_up"}
+    assert {k for k, v in vars(ChanceShoe(1)).items() if isinstance(v, mutable)} == {"order", "counts", "supplied"}
+    state = game.new_initial_state()
+    while not state.is_terminal():  # at every resting point a copy played on leaves the original as it was
+        if not state.is_chance_node():
+            before = pickle.dumps(state.table)
+            scratch = state.clone()
+            while not scratch.is_terminal():
+                outcomes = scratch.chance_outcomes() if scratch.is_chance_node() else None
+                scratch.apply_action(outcomes[-1][0] if outcomes else scratch.legal_actions()[-1])
+            assert pickle.dumps(state.table) == before and pickle.dumps(copy_table(state.table)) == before
+        if state.is_chance_node():
+            cards, chances = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(cards, p=chances)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
