@@ -108,6 +108,10 @@ class ViewStates:
                 return index
         return None
 
+    def draw(self, state: pyspiel.State, values: tuple[int, ...] | list[int]) -> bool:
+        """The player to act twists and is dealt each of ``values`` in turn (False where one cannot be)."""
+        return all(self.play(state, Action(ActionKind.TWIST)) and self.deal(state, value) for value in values)
+
     def play(self, state: pyspiel.State, action: Action) -> bool:
         index = self.index_of(state, action)
         if index is None:
@@ -135,14 +139,8 @@ class ViewStates:
             raise ValueError("the reduced game without buys has no bought card")
         for filler in combinations_with_replacement(FILLERS, 2):
             state = self.opening(hand.original_stake, (values[0], values[1]), filler)
-            if state is None:
-                continue
-            for value in values[2:]:
-                if not (self.play(state, Action(ActionKind.TWIST)) and self.deal(state, value)):
-                    break
-            else:
-                if state.current_player() == PUNTER:
-                    return state
+            if state is not None and self.draw(state, values[2:]) and state.current_player() == PUNTER:
+                return state
         raise ValueError(f"no state of the game shows the punter the hand {hand.cards} (stake {hand.stake})")
 
     # ------------------------------------------------------------------ the banker's questions
@@ -156,14 +154,8 @@ class ViewStates:
             if not self.fits(line + banker):
                 continue
             state = self._box(key, line, (banker[0], banker[1]))
-            if state is None:
-                continue
-            for value in banker[2:]:
-                if not (self.play(state, Action(ActionKind.TWIST)) and self.deal(state, value)):
-                    break
-            else:
-                if state.current_player() == BANKER:
-                    return state
+            if state is not None and self.draw(state, banker[2:]) and state.current_player() == BANKER:
+                return state
         return None
 
     def fits(self, values: tuple[int, ...]) -> bool:
@@ -191,9 +183,8 @@ class ViewStates:
         state = self.opening(key.original_stake, line[:2], banker)
         if state is None:
             return None
-        for value in line[2:]:
-            if not (self.play(state, Action(ActionKind.TWIST)) and self.deal(state, value)):
-                return None
+        if not self.draw(state, line[2:]):
+            return None
         if state.current_player() == PUNTER and not self.play(state, Action(ActionKind.STICK)):
             return None
         if state.current_player() != BANKER:
@@ -295,7 +286,7 @@ class PolicyMeasure:
             if child < 0 or not following.can_draw[child] or (m + 1, int(child)) in column:
                 continue
             after = state.clone()
-            if not (self.states.play(after, Action(ActionKind.TWIST)) and self.states.deal(after, value)):
+            if not self.states.draw(after, (value,)):
                 after = None  # the punter's cards chosen took the card: another line of its play may leave it
             elif after.current_player() != BANKER:
                 continue
