@@ -33,10 +33,11 @@ from ..engine.view import SeatView, seat_view
 from ..solver.headsup.best_banker import Decisions, evaluate
 from ..solver.headsup.best_punter import punter_response
 from ..solver.headsup.best_response import PairGains
+from ..solver.headsup.equilibrium import settled_observation
 from ..solver.headsup.equilibrium_game import check_equilibrium_rules
 from ..solver.headsup.game_banker import banker_space
 from ..solver.headsup.game_punter import HandKey, Observation, card_of, hand_key, punter_rows, value_index
-from ..solver.space import ACE, NUM_VALUES, TEN
+from ..solver.space import NUM_VALUES, TEN
 from .game import ShootPontoonGame
 
 BANKER, PUNTER = 0, 1
@@ -247,7 +248,7 @@ class PolicyMeasure:
     def banker_draws(self, observations: list[Observation], live: np.ndarray) -> Decisions:
         out = {m: np.zeros((len(lv.values), len(observations))) for m, lv in self.space.levels.items()}
         for o, observation in enumerate(observations):
-            if not live[o] or _bust(observation):
+            if not live[o] or settled_observation(observation):
                 continue
             for (m, i), p in self._column(observation).items():
                 out[m][i, o] = p
@@ -261,9 +262,9 @@ class PolicyMeasure:
         for i, values in enumerate(level.values):
             if self.space.start[i] <= 0 or not level.can_draw[i]:
                 continue
-            state = self.states.box_state(observation, _dealing_order(values))
+            state = self.states.box_state(observation, values)  # dealt in ascending order
             if state is not None:
-                self._walk(state, observation, _dealing_order(values), column)
+                self._walk(state, observation, values, column)
         self._columns[observation] = column
         return column
 
@@ -302,24 +303,6 @@ class PolicyMeasure:
         banker_best = evaluate(rows, self.space).value
         punter_best = punter_response(self.rules, self.banker_draws, self.space).value
         return OpenSpielPair(pair, banker_best, punter_best)
-
-
-def _bust(observation: Observation) -> bool:
-    """A box the banker does not play against (``best_punter``'s bust box, or a settled hand)."""
-    if not observation:
-        return True
-    first = observation[0]
-    if first and first[0] == "bust":
-        return True
-    return all(HandKey(*h).settled for h in observation)
-
-
-def _dealing_order(values: tuple[int, ...]) -> tuple[int, int]:
-    """The banker's two cards as dealt: ascending (an ace and a ten-value card never come here, the peek
-    settles them)."""
-    if ACE in values and TEN in values:
-        raise ValueError(f"banker hand {values}: a Pontoon is settled at the peek")
-    return values[0], values[1]
 
 
 def exploitability(game: ShootPontoonGame | str, policy: Any) -> OpenSpielPair:

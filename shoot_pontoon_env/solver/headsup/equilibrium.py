@@ -134,7 +134,7 @@ class Equilibrium:
         model of the punter's box (``game_punter`` or ``best_punter``; bust boxes: 0)."""
         columns = np.full(len(observations), -1, dtype=np.int64)
         for j, o in enumerate(observations):
-            if not _settled(o):
+            if not settled_observation(o):
                 columns[j] = self._column(o)
         out = {}
         for m, p in self.profile.banker.items():
@@ -143,7 +143,7 @@ class Equilibrium:
         return out
 
 
-def _settled(observation) -> bool:
+def settled_observation(observation) -> bool:
     """A bust box (``best_punter``'s bust observation, or ``game_punter``'s settled hands): the
     banker does not play."""
     if observation and observation[0] and observation[0][0] == "bust":
@@ -306,5 +306,5 @@ def measure_pair(eq: Equilibrium, punter: Policy | None = None, banker: Policy |
                      else name, evaluate(rows, space, draws).value, evaluate(rows, space).value, punter_best)
 
 
-__all__ = ["DEFAULT_ITERATIONS", "Equilibrium", "Measured", "MixedPair", "RECALLS", "measure", "measure_pair",
+__all__ = ["DEFAULT_ITERATIONS", "Equilibrium", "Measured", "MixedPair", "RECALLS", "measure", "measure_pair", "settled_observation",
            "multiset_rows", "solve_equilibrium"]
