@@ -19,15 +19,13 @@ import functools
 import gymnasium as gym
 import numpy as np
 
-from shoot_pontoon_env.actions import Action, ActionKind
-from shoot_pontoon_env.engine.table import Phase
+from shoot_pontoon_env.actions import Action
 from shoot_pontoon_env.engine.view import SeatView
 from shoot_pontoon_env.seat.encoding import decode_view
 from shoot_pontoon_env.rules import Rules
 from shoot_pontoon_env.solver.headsup.equilibrium import DEFAULT_ITERATIONS as _SOLVER_ITERATIONS
 from shoot_pontoon_env.solver.headsup.equilibrium import Equilibrium, solve_equilibrium
 from shoot_pontoon_env.solver.headsup.equilibrium_game import reduced_game_differences
-from shoot_pontoon_env.solver.headsup.game_punter import observation_of, value_index
 
 from .base import Agent, EnvContext, idle_index
 
@@ -79,19 +77,8 @@ class EquilibriumAgent(Agent):
     # ------------------------------------------------------------------ decisions
     def distribution(self, view: SeatView) -> dict[Action, float]:
         """The seat's mixed action at ``view`` (decoded from its observation)."""
-        eq = self.equilibrium
-        assert eq is not None
-        if view.is_banker:
-            if view.phase == Phase.BANK_DECISION:
-                return {Action(ActionKind.KEEP_BANK): 1.0}
-            kinds = {m.kind for m in view.legal}
-            if ActionKind.TWIST not in kinds or all(h.settled for h in view.hands):
-                return {Action(ActionKind.STICK): 1.0}
-            values = tuple(sorted(value_index(c) for c in view.banker_cards))
-            p = eq.draw_chance(values, observation_of(view.hands))
-            choices = ((Action(ActionKind.TWIST), p), (Action(ActionKind.STICK), 1.0 - p))
-            return {a: q for a, q in choices if q > 0}
-        return eq.punter_policy(view)
+        assert self.equilibrium is not None
+        return self.equilibrium.distribution(view)
 
     def choose(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         if self.context is None or self.equilibrium is None:

@@ -33,6 +33,18 @@ MAX_STAKE_MULTIPLE = 20
 """The largest ``max_stake_multiple``."""
 MAX_DECKS = 8
 """The most packs a shoe holds (``num_decks``)."""
+PACKS: dict[str, str] = {"full": RANKS, "piquet": "A789TJQK", "euchre": "A9TJQK"}
+"""The packs a shoe may be made of, by the ranks each holds in all four suits: the full 52-card pack,
+and two short packs kept as research variants (docs/RULES.md), small enough for full-tree algorithms:
+the 32-card piquet pack (sevens up) and the 24-card euchre pack (nines up)."""
+
+
+def pack_value_counts(pack: str) -> tuple[int, ...]:
+    """Cards of each value 1 (the ace) .. 10 in one pack of ``PACKS[pack]``."""
+    counts = [0] * 10
+    for rank in PACKS[pack]:
+        counts[min(RANKS.index(rank), 9)] += len(SUITS)
+    return tuple(counts)
 
 
 class RulesError(ValueError):
@@ -91,7 +103,10 @@ class Rules:
 
     # --- cards and shoe ---
     num_decks: int = 1
-    """Standard 52-card packs in the shoe (1..8)."""
+    """Packs in the shoe (1..8)."""
+    pack: str = "full"
+    """Which pack: ``"full"`` (52 cards), or a short research pack of ``PACKS`` (``"piquet"``: 32 cards,
+    sevens to aces; ``"euchre"``: 24 cards, nines to aces)."""
     shoe: str = "reshuffle"
     """``"reshuffle"``: a fresh shuffle before every deal; ``"persistent"``: a shoe dealt down to a
     cut card, so cards seen in earlier deals carry information."""
@@ -197,6 +212,7 @@ class Rules:
         if not isinstance(self.name, str) or not self.name:
             _fail("name", self.name, "a non-empty str")
         _int_in("num_decks", self.num_decks, 1, MAX_DECKS)
+        _choice("pack", self.pack, tuple(PACKS))
         _choice("shoe", self.shoe, SHOE_KINDS)
         if not isinstance(self.penetration, (int, float)) or not 0.25 <= self.penetration <= 0.95:
             _fail("penetration", self.penetration, "a float in 0.25..0.95")
@@ -300,12 +316,32 @@ class Rules:
         if self.banker_stops_at_five:
             return FIVE_CARDS
         held = total = 0
-        for value in range(1, 11):  # the smallest cards first: four per deck of each value
-            for _ in range(4 * self.num_decks * (4 if value == 10 else 1)):
+        for value, count in enumerate(self.value_counts, start=1):  # the smallest cards first
+            for _ in range(count):
                 if total + value > 21:
                     return held + 1
                 held, total = held + 1, total + value
         return held + 1
+
+    @property
+    def pack_ranks(self) -> tuple[int, ...]:
+        """The rank indices (0 for the ace .. 12 for the king) the pack holds."""
+        return tuple(RANKS.index(rank) for rank in PACKS[self.pack])
+
+    @property
+    def pack_cards(self) -> tuple[int, ...]:
+        """One pack's card ints in pack order (rank by rank, each in the four suits)."""
+        return tuple(rank * len(SUITS) + suit for rank in self.pack_ranks for suit in range(len(SUITS)))
+
+    @property
+    def shoe_size(self) -> int:
+        """Cards in the full shoe: ``num_decks`` packs."""
+        return self.num_decks * len(self.pack_cards)
+
+    @property
+    def value_counts(self) -> tuple[int, ...]:
+        """Cards of each value 1 (the ace) .. 10 in the full shoe."""
+        return tuple(n * self.num_decks for n in pack_value_counts(self.pack))
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -57,13 +57,18 @@ class ShoeExhaustedError(RuntimeError):
     """Every card is in a live hand: nothing is left to shuffle into a new stock."""
 
 
+FULL_PACK = tuple(range(CARDS_PER_DECK))
+
+
 class Shoe:
-    """``num_decks`` packs. Only :meth:`shuffle` and :meth:`restock` draw random numbers; a keyed shoe
+    """``num_decks`` packs of ``pack`` (one pack's cards in pack order: the full 52, or a short pack's,
+    ``Rules.pack_cards``). Only :meth:`shuffle` and :meth:`restock` draw random numbers; a keyed shoe
     (``key``) draws none, its order decided card by card in :meth:`draw`."""
 
-    def __init__(self, num_decks: int, key: int | None = None) -> None:
+    def __init__(self, num_decks: int, key: int | None = None, pack: Sequence[int] = FULL_PACK) -> None:
         self.num_decks = num_decks
-        self.order = np.tile(np.arange(CARDS_PER_DECK, dtype=np.int8), num_decks)
+        self.pack = tuple(int(card) for card in pack)
+        self.order = self._pack_order()
         self.position = 0
         self.shuffles = 0
         self.key = None if key is None else check_key(key)
@@ -84,19 +89,28 @@ class Shoe:
         """Gather every card and shuffle the full shoe (keyed: the order is drawn card by card; a full
         shoe keeps its arrangement, a restocked one starts again in pack order and shuffle count, as the
         batched engine's ``kernel_deals.shuffle`` does)."""
-        full = self.num_decks * CARDS_PER_DECK
+        full = self.num_decks * len(self.pack)
         if self.key is None:
-            self.order = np.tile(np.arange(CARDS_PER_DECK, dtype=np.int8), self.num_decks)
+            self.order = self._pack_order()
             rng.shuffle(self.order)
             self.shuffled = full
         else:
             if self.size != full:
-                self.order = np.tile(np.arange(CARDS_PER_DECK, dtype=np.int8), self.num_decks)
+                self.order = self._pack_order()
                 self.shuffles = 0
             self.shuffled = 0
         self.position = 0
         self.shuffles += 1
         self._reseed()
+
+    def _pack_order(self) -> np.ndarray:
+        return np.tile(np.array(self.pack, dtype=np.int8), self.num_decks)
+
+    def full_counts(self) -> np.ndarray:
+        """(52,): copies of each card in the full shoe (0 for a card a short pack lacks)."""
+        counts = np.zeros(CARDS_PER_DECK, dtype=np.int64)
+        counts[list(self.pack)] = self.num_decks
+        return counts
 
     def _reseed(self) -> None:
         if self.key is not None:
@@ -104,13 +118,14 @@ class Shoe:
 
     def stack(self, top: Sequence[int]) -> None:
         """Put ``top`` on top of the shoe, the rest of the packs below it in a fixed order (tests)."""
-        counts = np.full(CARDS_PER_DECK, self.num_decks)
+        counts = self.full_counts()
         for card in top:
             if not is_int(card) or not 0 <= card < CARDS_PER_DECK:
                 raise ValueError(f"stacked card must be an int in 0..51 or a card code, got {card!r}")
             counts[card] -= 1
             if counts[card] < 0:
-                raise ValueError(f"stacked shoe holds card {card} more than {self.num_decks} time(s)")
+                held = self.num_decks if card in self.pack else 0
+                raise ValueError(f"stacked shoe holds card {card} more than {held} time(s)")
         rest = np.repeat(np.arange(CARDS_PER_DECK), counts)
         self.order = np.concatenate([np.asarray(top, dtype=np.int8), rest.astype(np.int8)])
         self.position = 0
@@ -133,7 +148,7 @@ class Shoe:
     def restock(self, live_cards: Iterable[int], rng: np.random.Generator) -> None:
         """The stock ran out mid-deal: shuffle every card not in a live hand into a new stock (keyed:
         the stock in card order, drawn card by card)."""
-        counts = np.full(CARDS_PER_DECK, self.num_decks)
+        counts = self.full_counts()
         for card in live_cards:
             counts[card] -= 1
         stock = np.repeat(np.arange(CARDS_PER_DECK), counts).astype(np.int8)

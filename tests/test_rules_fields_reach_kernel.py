@@ -43,6 +43,7 @@ def _values(base: Rules, field: str, *others: Any) -> tuple[Rules, list[dict[str
 
 VARIATIONS: dict[str, tuple[Rules, list[dict[str, Any]]]] = {
     "num_decks": _values(SHOOT, "num_decks", 2, 8),
+    "pack": _values(SHOOT, "pack", "piquet", "euchre"),
     "shoe": _values(SHOOT, "shoe", "persistent"),
     "penetration": _values(SHOOT.replace(shoe="persistent"), "penetration", 0.5, 0.95),
     "base_stake": _values(SHOOT, "base_stake", 1, 5),

@@ -16,7 +16,7 @@ from enum import IntEnum
 import numpy as np
 
 from ..actions import Action, ActionKind, IllegalActionError, LegalMove, is_int, is_legal
-from ..cards import CARDS_PER_DECK, FIVE_CARDS, HandClass, HandRank, best_total, is_pontoon_pair, parse_cards
+from ..cards import FIVE_CARDS, HandClass, HandRank, best_total, is_pontoon_pair, parse_cards
 from ..rules import Rules, get_rules
 from ..shoe import Shoe, ShoeExhaustedError
 from .events import RESERVE_ACCOUNT, SHOOT_ACCOUNT, TABLE_ACCOUNT, Event, EventKind
@@ -106,10 +106,11 @@ class Table:
             raise ValueError(f"num_players = {num_players!r}: expected an int in {MIN_PLAYERS}..{MAX_PLAYERS}")
         num_players = int(num_players)
         boxes = (num_players - 1) * rules.max_boxes
-        if FIVE_CARDS * boxes + rules.banker_card_limit > rules.num_decks * CARDS_PER_DECK:
+        if FIVE_CARDS * boxes + rules.banker_card_limit > rules.shoe_size:
             raise ValueError(
                 f"num_players = {num_players}: {boxes} boxes of up to five cards and the banker's "
-                f"{rules.banker_card_limit} need more than the {rules.num_decks}-deck shoe holds; "
+                f"{rules.banker_card_limit} need more than the {rules.num_decks}-deck shoe holds "
+                f"({rules.shoe_size} cards of the {rules.pack} pack); "
                 "use fewer players or boxes, or more decks"
             )
         return num_players
@@ -136,7 +137,7 @@ class Table:
         chips = [int(c) for c in chips]
         self.num_players = num_players
         self.rng = rng if rng is not None else np.random.default_rng()
-        self.shoe = Shoe(self.rules.num_decks, shuffle_key)
+        self.shoe = Shoe(self.rules.num_decks, shuffle_key, self.rules.pack_cards)
         self.balances: list[int] = list(chips)
         self.starting_chips: tuple[int, ...] = tuple(chips)
         self.shoot = 0

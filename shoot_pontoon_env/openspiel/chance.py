@@ -29,15 +29,26 @@ class NeedCard(Exception):
         self.counts = counts
 
 
+def stand_ins(counts: np.ndarray) -> np.ndarray:
+    """(52,) card counts with every card's count moved to its value's stand-in, the first card of the
+    value (``rank * 4`` of its lowest rank: the ace of clubs .. the ten of clubs)."""
+    lumped = np.zeros_like(counts)
+    for card in np.flatnonzero(counts):
+        lumped[min(card // 4, 9) * 4] += counts[card]
+    return lumped
+
+
 class ChanceShoe(Shoe):
-    """A shoe of ``num_decks`` packs that deals the cards :meth:`supply` gave it, in order, and raises
-    :class:`NeedCard` when it has none left to give. ``position``, ``size``, ``order[:position]`` and
+    """A shoe of ``num_decks`` packs of ``pack`` (``Rules.pack_cards``) that deals the cards
+    :meth:`supply` gave it, in order, and raises :class:`NeedCard` when it has none left to give. ``position``, ``size``, ``order[:position]`` and
     ``shuffles`` mean what they mean for a :class:`Shoe` (the cut card, card counting and the
     views read them), so the Table cannot tell the two apart."""
 
-    def __init__(self, num_decks: int) -> None:
-        super().__init__(num_decks)
-        self.counts = np.full(CARDS_PER_DECK, num_decks, dtype=np.int64)
+    def __init__(self, num_decks: int, pack: Sequence[int], by_value: bool = False) -> None:
+        super().__init__(num_decks, pack=pack)
+        self.by_value = by_value
+        """Deal card values: every card of a value is its stand-in (:func:`stand_ins`)."""
+        self.counts = self.full_counts()
         """Copies of each card still in the stock."""
         self.supplied: list[int] = []
         self._next = 0
@@ -66,15 +77,18 @@ class ChanceShoe(Shoe):
         self.position += 1
         return card
 
+    def full_counts(self) -> np.ndarray:
+        counts = super().full_counts()
+        return stand_ins(counts) if self.by_value else counts
+
     def shuffle(self, rng: Any) -> None:
-        full = self.num_decks * CARDS_PER_DECK
-        self.order = np.zeros(full, dtype=np.int8)
-        self.counts[:] = self.num_decks
+        self.counts = self.full_counts()
+        self.order = np.zeros(int(self.counts.sum()), dtype=np.int8)
         self.position = 0
         self.shuffles += 1
 
     def restock(self, live_cards: Iterable[int], rng: Any) -> None:
-        counts = np.full(CARDS_PER_DECK, self.num_decks, dtype=np.int64)
+        counts = self.full_counts()
         for card in live_cards:
             counts[card] -= 1
         if counts.sum() == 0:

@@ -26,7 +26,7 @@ import numpy as np
 import pyspiel
 
 from ..actions import Action
-from ..cards import CARDS_PER_DECK, FIVE_CARDS, card_code
+from ..cards import CARDS_PER_DECK, FIVE_CARDS, card_code, value_of
 from ..engine.table import Phase, Table
 from ..engine.view import SeatView, seat_view
 from ..rules import MAX_DRAWS, Rules
@@ -140,7 +140,7 @@ class ShootPontoonGame(pyspiel.Game):
     """``python_shoot_pontoon``: a whole table, seats 0..players-1 OpenSpiel's players (parameters:
     ``params.DEFAULTS``). Actions are the whole table's action indices (``multiagent.seat_action_table``:
     the punter's table of ``ShootPontoon-v0`` then keep and sell the bank); chance outcomes are cards,
-    0..51 (``cards.py``: rank * 4 + suit). Returns are each player's net chips over the episode in base
+    0..51 (``cards.py``: rank * 4 + suit), or with ``chance="values"`` the stand-in card of each value. Returns are each player's net chips over the episode in base
     stakes (its balance, stakes on the table and, while it banks, the Shoot and the reserve)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -192,7 +192,7 @@ class ShootPontoonState(pyspiel.State):
         config = self.settings.table.config
         table = Table(config.rules, config.num_players, starting_chips=config.starting_chips,
                       banker=self.settings.table.first_banker)
-        table.shoe = ChanceShoe(config.rules.num_decks)
+        table.shoe = ChanceShoe(config.rules.num_decks, config.rules.pack_cards, self.settings.by_value)
         table.rng = None  # a chance shoe draws no random numbers; nothing else does
         table.start_deal()
         return table
@@ -273,7 +273,7 @@ class ShootPontoonState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {card_code(action)}"
+            return f"deal value {value_of(action)}" if self.settings.by_value else f"deal {card_code(action)}"
         return self.settings.table.config.action_table.labels[action]
 
     def returns(self) -> list[float]:

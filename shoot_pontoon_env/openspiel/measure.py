@@ -37,7 +37,7 @@ from ..solver.headsup.equilibrium import settled_observation
 from ..solver.headsup.equilibrium_game import check_equilibrium_rules
 from ..solver.headsup.game_banker import banker_space
 from ..solver.headsup.game_punter import HandKey, Observation, card_of, hand_key, punter_rows, value_index
-from ..solver.space import NUM_VALUES, TEN
+from ..solver.space import ACE, NUM_VALUES, TEN
 from .game import ShootPontoonGame
 
 BANKER, PUNTER = 0, 1
@@ -85,6 +85,10 @@ class ViewStates:
         self.game = game
         self.actions = game.settings.table.config.action_table
         self._hidden: dict[HandKey, list[tuple[int, ...]]] = {}
+        held = [v for v, n in enumerate(game.settings.rules.value_counts) if n]
+        pairs = [(4, 5), (2, 3), (6, 7)] + [p for p in combinations_with_replacement(held, 2) if set(p) != {ACE, TEN}]
+        self._fillers = [pair for pair in pairs if set(pair) <= set(held)][:3]
+        """Banker's two cards a punter's line is tried against (no Pontoon; values the pack holds)."""
 
     # ------------------------------------------------------------------ moves
     def deal(self, state: pyspiel.State, value: int) -> bool:
@@ -161,8 +165,8 @@ class ViewStates:
 
     def fits(self, values: tuple[int, ...]) -> bool:
         """Whether the packs hold these card values together."""
-        decks = self.game.settings.rules.num_decks
-        return all(values.count(v) <= (16 if v == TEN else 4) * decks for v in set(values))
+        counts = self.game.settings.rules.value_counts
+        return all(values.count(v) <= counts[v] for v in set(values))
 
     def _lines(self, key: HandKey) -> list[tuple[int, ...]]:
         """The punter's cards in dealing order that give the box ``key`` against some banker cards. Face-down
@@ -177,7 +181,7 @@ class ViewStates:
             candidates = [line for line in candidates if self.fits(line) and all(
                 rules.may_draw_on(*best_total([card_of(v) for v in line[:n]])) for n in range(2, len(line)))]
             self._hidden[key] = [line for line in candidates
-                                 if any(self._box(key, line, filler) is not None for filler in ((4, 5), (2, 3), (6, 7)))]
+                                 if any(self._box(key, line, filler) is not None for filler in self._fillers)]
         return self._hidden[key]
 
     def _box(self, key: HandKey, line: tuple[int, ...], banker: tuple[int, int]) -> pyspiel.State | None:

@@ -31,6 +31,7 @@ DEFAULTS: dict[str, Any] = {
     "deals": 1,
     "first_banker": 0,
     "starting_chips": 1000,
+    "chance": "cards",
 }
 """Every parameter and its default:
 
@@ -48,7 +49,14 @@ DEFAULTS: dict[str, Any] = {
 - ``max_buys``: buys a hand may make (-1: the rules').
 - ``deals``: deals an episode (the Shoot, the bank and a persistent shoe carry from one to the next).
 - ``first_banker``: the seat holding the first bank.
-- ``starting_chips``: each seat's chips (returns are net chips, so only credit limits care)."""
+- ``starting_chips``: each seat's chips (returns are net chips, so only credit limits care).
+- ``chance``: ``cards`` (each chance outcome a card, 0..51) or ``values`` (each a card value, dealt as
+  one card standing for it: the ace of clubs, two of clubs, .. ten of clubs for every ten-value card).
+  The values game is the cards game with the cards of one value lumped together, so it has the same
+  values and equilibria wherever no rule reads a card's rank within its value or its suit: ``values``
+  refuses split_match:"rank" with splits, and special Pontoons. Its tree is far smaller (the solver
+  models cards by value too), which is what OpenSpiel's full-tree algorithms need."""
+CHANCE_KINDS = ("cards", "values")
 
 MAX_DEALS = 100
 
@@ -60,6 +68,8 @@ class GameSettings:
     players: int
     fixed: str
     table: WholeTableSettings
+    by_value: bool = False
+    """``chance="values"``: chance deals card values."""
 
     def __deepcopy__(self, memo: dict) -> GameSettings:
         return self  # immutable, and shared by every state of the game (OpenSpiel's clone deep-copies a state)
@@ -166,4 +176,19 @@ def game_settings(params: dict[str, Any] | None = None) -> GameSettings:
         deals_per_episode=check_int("deals", params["deals"], 1, MAX_DEALS),
         starting_chips=params["starting_chips"], players={seat: fixed for seat in range(players, seats)} or None,
     )
-    return GameSettings(players=players, fixed=fixed, table=table)
+    return GameSettings(players=players, fixed=fixed, table=table, by_value=chance_by_value(params["chance"], rules))
+
+
+def chance_by_value(chance: object, rules: Rules) -> bool:
+    """Whether ``chance`` asks for values (``CHANCE_KINDS``), where ``rules`` allow it."""
+    if chance not in CHANCE_KINDS:
+        raise ValueError(f"chance = {chance!r}: expected one of {CHANCE_KINDS}")
+    if chance == "cards":
+        return False
+    if rules.max_split_hands > 1 and rules.split_match == "rank":
+        raise ValueError("chance = 'values': the rules split by rank (split_match:\"rank\"), which a card value "
+                         "does not tell; use splits=False, split_match:value in rules, or chance='cards'")
+    if rules.special_pontoons:
+        raise ValueError(f"chance = 'values': the rules' special Pontoons {rules.special_pontoons} read suits and "
+                         "ranks, which a card value does not tell; use chance='cards'")
+    return True

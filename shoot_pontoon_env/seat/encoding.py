@@ -40,7 +40,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..actions import ActionKind, LegalMove
-from ..cards import CARDS_PER_DECK, FIVE_CARDS, HandClass, best_total, hand_class, is_pontoon_pair
+from ..cards import FIVE_CARDS, HandClass, best_total, hand_class, is_pontoon_pair
 from ..engine.table import MAX_PLAYERS, Phase
 from ..engine.view import HandView, SeatView
 from ..rules import MAX_DECKS, MAX_DRAWS, SHOOT_BET_POINTS, Rules
@@ -335,7 +335,7 @@ def decode_view(obs: np.ndarray, rules: Rules, *, starting_chips: int = 0) -> Se
         shoot_bet_point=SHOOT_BET_POINTS[int(np.argmax(point))] if point.max() > 0.5 else None,
         current=current, hands=tuple(hands), banker_cards=_cards_from(obs, BANKER_RANKS, first),
         banker_hidden=_count(obs[BANKER_HIDDEN], MAX_CARDS), seen_counts=seen,
-        shoe_size=CARDS_PER_DECK * rules.num_decks, balance=_count(obs[CHIP_BALANCE], unit) + starting_chips,
+        shoe_size=rules.shoe_size, balance=_count(obs[CHIP_BALANCE], unit) + starting_chips,
         num_players=num_players,
     )
     return view

@@ -4,7 +4,8 @@ Prints the punter's expected return per unit of initial stake (finite shoe and i
 the optimal strategy table and the time taken; ``--json`` prints one JSON object instead.
 ``--shoot-ratio R`` adds the Shoot bet analysis for an allowance of R original stakes.
 
-``python -m shoot_pontoon_env.solver exploitability --punter NAME --banker NAME [--rules shoot] [--json]``
+``python -m shoot_pontoon_env.solver exploitability --punter NAME --banker NAME [--rules shoot] [--pack P]
+[--max-buys N] [--json]``
 prints the heads-up exploitability of a (punter, banker) pair (``best_response.py``); a trained model
 (``zoo:NAME``, a ``.zip``, a run folder) is seated as ``play`` seats one, which is why this module is a
 front door (docs/ARCHITECTURE.md) above the solver it runs.
@@ -24,8 +25,9 @@ from typing import Any
 import numpy as np
 
 from ..cli import Parser, UsageError, float_in, int_in, run, strict_json
-from ..rules import PRESETS, SHOOT_BET_POINTS, get_rules
+from ..rules import MAX_DRAWS, PRESETS, SHOOT_BET_POINTS, get_rules
 from ..players.strategies import StandOnBanker
+from .pack_option import add_pack_argument, with_pack
 from .shoot import ShootAnalysis
 from .solution import Solution
 from .solve import solve
@@ -175,6 +177,9 @@ def build_exploitability_parser() -> Parser:
                              "(zoo:NAME, a model .zip or a run folder)")
     parser.add_argument("--rules", default="shoot", choices=exploitability_presets(),
                         help="the rule set (a preset the heads-up model accepts)")
+    add_pack_argument(parser)
+    parser.add_argument("--max-buys", type=int_in(0, MAX_DRAWS), default=None,
+                        help=f"buys per hand, 0..{MAX_DRAWS} (default: the rules')")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
@@ -207,7 +212,9 @@ def exploitability_main(argv: list[str]) -> int:
     from .headsup.best_response import Progress, exploitability
 
     args = build_exploitability_parser().parse_args(argv)
-    rules = get_rules(args.rules)
+    rules = with_pack(get_rules(args.rules), args.pack)
+    if args.max_buys is not None:
+        rules = rules.replace(max_buys=args.max_buys, name=f"{rules.name}-max_buys{args.max_buys}")
     players = [exploitability_player(option, spec, rules)
                for option, spec in (("--punter", args.punter), ("--banker", args.banker))]
     solutions: dict = {}  # one solve per game, shared with the punter's best response

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..actions import Action, ActionKind, LegalMove
-from ..cards import CARDS_PER_DECK, HandClass, HandRank, best_total, is_pontoon_pair
+from ..cards import HandClass, HandRank, best_total, is_pontoon_pair
 from ..engine.settlement import banker_rank
 from ..engine.table import Phase
 from ..engine.view import SeatView
@@ -118,7 +118,7 @@ def _banker_view(rules: Rules, cards: tuple[int, ...], legal: tuple[LegalMove, .
         "seat": 0, "is_banker": True, "banker": 0, "rules": rules, "phase": Phase.BANKER, "legal": legal,
         "shoot": 0, "shoot_capacity": 0, "reserve": 0, "shoot_bet_point": None, "current": None,
         "hands": (), "banker_cards": cards, "banker_hidden": 0,
-        "seen_counts": np.zeros(13, dtype=np.int64), "shoe_size": CARDS_PER_DECK * rules.num_decks,
+        "seen_counts": np.zeros(13, dtype=np.int64), "shoe_size": rules.shoe_size,
         "balance": 0,
         "num_players": 2,
     }

@@ -12,39 +12,56 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..cards import FIVE_CARDS
+from ..rules import PACKS, Rules, pack_value_counts
 from .space import ACE, NUM_VALUES, TEN
 
 NEG = -1e30
 """Stands for log(0): finite, so that 0 * NEG is 0 inside matrix products."""
 
-RANK_SHARE = np.array([1.0] * 9 + [4.0]) / 13.0
-"""Infinite deck: the chance of each value."""
+
+
+def pack_values(pack: str) -> np.ndarray:
+    """(10,): cards of each value in one pack of ``PACKS[pack]``."""
+    return np.array(pack_value_counts(pack), dtype=np.float64)
 
 
 @dataclass(frozen=True)
 class Deck:
-    """``num_decks`` packs counted by value, or an infinite deck when ``num_decks`` is None."""
+    """``num_decks`` packs counted by value, or an infinite deck when ``num_decks`` is None; ``pack`` is
+    ``Rules.pack`` (a short pack has no cards of the values it lacks; every pack holds the ace and all
+    four ten-value ranks, which the split rules' rank chances rely on)."""
 
     num_decks: int | None
+    pack: str = "full"
+
+    @classmethod
+    def of(cls, rules: Rules, infinite: bool = False) -> Deck:
+        """The shoe of ``rules`` (``infinite``: drawn with replacement from its pack)."""
+        return cls(None if infinite else rules.num_decks, rules.pack)
 
     @property
     def infinite(self) -> bool:
         return self.num_decks is None
 
+    def shares(self) -> np.ndarray:
+        """(10,): the chance of each value in a full shoe (the infinite deck's fixed chances)."""
+        counts = pack_values(self.pack)
+        return counts / counts.sum()
+
     def full(self) -> np.ndarray:
         """Counts of the full shoe by value (shares for the infinite deck)."""
         if self.num_decks is None:
-            return RANK_SHARE.copy()
-        return np.array([4 * self.num_decks] * 9 + [16 * self.num_decks], dtype=np.float64)
+            return self.shares()
+        return pack_values(self.pack) * self.num_decks
 
     def rank_count(self) -> float:
         """Cards of one rank in the full shoe (a share for the infinite deck)."""
-        return 1.0 / 13.0 if self.num_decks is None else 4.0 * self.num_decks
+        return 1.0 / len(PACKS[self.pack]) if self.num_decks is None else 4.0 * self.num_decks
 
     def remaining(self, removed: np.ndarray) -> np.ndarray:
         """Counts left after ``removed`` (..., 10) is taken out, never below zero."""
         if self.num_decks is None:
-            return np.broadcast_to(RANK_SHARE, removed.shape).astype(np.float64)
+            return np.broadcast_to(self.shares(), removed.shape).astype(np.float64)
         return np.maximum(self.full() - removed, 0.0)
 
     def draw_probs(self, removed: np.ndarray) -> np.ndarray:

@@ -14,7 +14,7 @@ import numpy as np
 from ..rules import Rules
 from ..players.policy import Policy
 from .dealer import PONTOON
-from .deck import RANK_SHARE, Deck
+from .deck import Deck
 from .dp import Context, LevelResult, Static
 from .payoff import payoff, punter_class
 from .space import LEVELS, NUM_VALUES, TEN, Flags, key_of_values
@@ -55,7 +55,7 @@ def pair_info(deck: Deck, rules: Rules, up: int | None, pair: int) -> PairInfo:
     rest = deck.remaining(removed)
     by_rank = rules.split_match == "rank" and pair == TEN
     if deck.infinite:
-        share = RANK_SHARE[pair] / 4 if by_rank else RANK_SHARE[pair]
+        share = deck.shares()[pair] / 4 if by_rank else deck.shares()[pair]
         return PairInfo(0.25 if by_rank else 1.0, [PairCase(1.0, 0.0)], 1.0, float(share))
     if not by_rank:
         return PairInfo(1.0, [PairCase(1.0, float(rest[pair]))], float(rest.sum()), None)

@@ -108,7 +108,7 @@ def solve(rules: Rules | str, *, banker: Policy | None = None, num_decks: int | 
 def _solve(rules: Rules, banker: Policy | None, infinite: bool, shoot_ratio: float | None) -> Solution:
     """The solve itself, for validated rules (``solve``'s arguments)."""
     start = time.perf_counter()
-    deck = Deck(None if infinite else rules.num_decks)
+    deck = Deck.of(rules, infinite)
     rule = banker_rule(rules, banker)
     flags = build_flags(rules)
     contexts = make_contexts(rules)

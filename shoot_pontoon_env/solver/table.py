@@ -44,7 +44,7 @@ def flag_name(sol: Solution, f: int) -> str:
 
 def hand_weights(sol: Solution, lv_index: int, ctx: int) -> np.ndarray:
     """Chance of each multiset of the level as a hand (all orders), from the context's shoe."""
-    deck = Deck(sol.num_decks)
+    deck = Deck(sol.num_decks, sol.rules.pack)
     lv = LEVELS[lv_index]
     base = np.array(sol.contexts[ctx].base, dtype=np.float64)
     L, den = deck.log_factors(base[None, :])

@@ -13,7 +13,6 @@ from multiprocessing import get_context
 
 import numpy as np
 
-from ..cards import CARDS_PER_DECK
 from ..engine import Table
 from ..rules import Rules, get_rules
 from ..players.session import play_deal
@@ -36,13 +35,13 @@ class Estimate:
         return (self.mean - value) / self.std_error if self.std_error > 0 else 0.0
 
 
-def forced_start(values: tuple[int, int], up: int | None, num_decks: int) -> Callable[[np.random.Generator], list[int]]:
+def forced_start(values: tuple[int, int], up: int | None, rules: Rules) -> Callable[[np.random.Generator], list[int]]:
     """A shoe order maker that deals the punter two cards of the given value indices (and the
     banker the up card): each forced card is drawn uniformly from the cards of its value, the rest
     of the shoe is shuffled (the engine deals punter, banker, punter, banker)."""
 
     def make(rng: np.random.Generator) -> list[int]:
-        shoe = list(np.tile(np.arange(CARDS_PER_DECK), num_decks))
+        shoe = list(rules.pack_cards) * rules.num_decks
         front: list[int | None] = []
         for value in (values[0], up, values[1]):
             if value is None:
@@ -75,7 +74,7 @@ def play_hands(solution: Solution, hands: int, seed: int, *, shoot_bets: bool = 
 def _worker(args: tuple) -> tuple[float, float, int]:
     rules, banker, ratio, hands, seed, start = args
     sol = solve(rules, banker=banker, shoot_ratio=ratio)
-    stacker = forced_start(start[0], start[1], rules.num_decks) if start is not None else None
+    stacker = forced_start(start[0], start[1], rules) if start is not None else None
     res = play_hands(sol, hands, seed, shoot_bets=ratio is not None, stacker=stacker)
     return float(res.sum()), float((res ** 2).sum()), hands
 

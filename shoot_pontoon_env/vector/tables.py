@@ -397,7 +397,7 @@ class TableBatch:
         n = int(num_tables)
         rules = config.rules
         slots = hand_slots(rules, config.num_players)
-        self.layout = table_layout(config.num_players, slots, rules.num_decks * 52, feed_capacity)
+        self.layout = table_layout(config.num_players, slots, rules.shoe_size, feed_capacity)
         self.seat_config = config
         self.config = batch_config(config, self.layout, feed_capacity, autopilot, blind, solver_players)
         self.policy = np.ascontiguousarray(policy, dtype=np.int32)

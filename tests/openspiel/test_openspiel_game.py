@@ -19,13 +19,15 @@ from shoot_pontoon_env.engine.table import Phase, Table  # noqa: E402
 from shoot_pontoon_env.engine.view import seat_view  # noqa: E402
 from shoot_pontoon_env.openspiel import GAME_NAME, ShootPontoonGame, load_game  # noqa: E402
 from shoot_pontoon_env.openspiel.params import rules_parameter  # noqa: E402
+from shoot_pontoon_env.shoe import FULL_PACK  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "vector"))
 from test_vector_differential import table_variations  # noqa: E402  (every option the engine has)
 
 SPECS = ["python_shoot_pontoon(players=2)", "python_shoot_pontoon(players=4,rules=shoot num_decks:2 max_buys:1)",
          "python_shoot_pontoon(players=2,seats=4,deals=3)", "python_shoot_pontoon(players=3,rules=casino,deals=2)",
-         "python_shoot_pontoon(players=2,reduced=True)"]
+         "python_shoot_pontoon(players=2,reduced=True)",
+         "python_shoot_pontoon(players=3,chance=values,splits=False,rules=shoot pack:piquet)"]
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -62,11 +64,29 @@ def test_the_game_registered_under_its_name_with_its_parameters():
     ({"fixed": "nobody", "seats": 3}, "nobody"),
     ({"max_buys": 9}, "max_buys = 9"),
     ({"colour": "red"}, "unknown parameter(s) ['colour']"),
+    ({"chance": "suits"}, "chance = 'suits': expected one of ('cards', 'values')"),
+    ({"chance": "values"}, "chance = 'values': the rules split by rank"),
+    ({"chance": "values", "splits": False, "rules": "shoot special_pontoons:A*+JC"},
+     "chance = 'values': the rules' special Pontoons"),
 ])
 def test_a_bad_parameter_is_one_error_naming_it(params, message):
     with pytest.raises(ValueError, match=None) as error:
         ShootPontoonGame(params)
     assert message in str(error.value)
+
+
+def test_chance_by_value_deals_each_value_of_the_pack_with_its_count():
+    """A short pack's values, each as its stand-in card with the pack's share: the euchre pack's 4 aces, 4
+    nines and 16 ten-value cards of 24; the stock's counts go down by value as the cards are dealt."""
+    state = load_game(players=2, chance="values", splits=False, rules="shoot pack:euchre").new_initial_state()
+    while not state.is_chance_node():  # the stake and the Shoot bet before the deal
+        state.apply_action(state.legal_actions()[0])
+    assert state.chance_outcomes() == [(0, 4 / 24), (32, 4 / 24), (36, 16 / 24)]
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 36) == "deal value 10"
+    state.apply_action(36)
+    assert state.chance_outcomes() == [(0, 4 / 23), (32, 4 / 23), (36, 15 / 23)]
+    with pytest.raises(ValueError, match="card 37 is not in the stock"):
+        state.apply_action(37)
 
 
 def test_a_fixed_seat_that_draws_random_numbers_is_refused_by_name():
@@ -265,7 +285,7 @@ def test_the_fast_table_copy_copies_everything_a_move_changes():
     mutable = (list, dict, set, np.ndarray)
     hand = Hand(seat=1, box=0, original_stake=2, stake=2)
     assert {k for k, v in vars(hand).items() if isinstance(v, mutable)} == {"cards", "face_up"}
-    assert {k for k, v in vars(ChanceShoe(1)).items() if isinstance(v, mutable)} == {"order", "counts", "supplied"}
+    assert {k for k, v in vars(ChanceShoe(1, FULL_PACK)).items() if isinstance(v, mutable)} == {"order", "counts", "supplied"}
     state = game.new_initial_state()
     while not state.is_terminal():  # at every resting point a copy played on leaves the original as it was
         if not state.is_chance_node():

@@ -4,40 +4,24 @@ solver computes for the same pair directly."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from shoot_pontoon_env.engine.view import seat_view  # noqa: E402
 from shoot_pontoon_env.openspiel import load_game  # noqa: E402
 from shoot_pontoon_env.openspiel.measure import exploitability, check_game  # noqa: E402
+from shoot_pontoon_env.openspiel.policies import ViewPolicy, deterministic  # noqa: E402
 from shoot_pontoon_env.players.strategies import make_strategy  # noqa: E402
 from shoot_pontoon_env.solver.headsup.best_response import exploitability as solver_exploitability  # noqa: E402
 
 REDUCED = {"players": 2, "reduced": True, "max_buys": 0}
 
 
-def rule_based_policy(game, punter: str, banker: str):
-    """OpenSpiel's view of a rule-based pair: (state, player) -> the one action index each plays."""
-    table = game.settings.table.config.action_table
-    players = {0: make_strategy(banker), 1: make_strategy(punter)}
-    rng = np.random.default_rng(0)
-
-    def policy(state, player):
-        view = seat_view(state.table, player)
-        action = players[player].act(view, rng)
-        (index,) = [i for i in state.legal_actions(player) if table.to_action(i, view) == action]
-        return {index: 1.0}
-
-    return policy, players
-
-
 def test_a_rule_based_pair_through_openspiel_states_equals_the_solvers_own_measure():
     game = load_game(**REDUCED)
-    policy, players = rule_based_policy(game, "tips", "stand17")
-    measured = exploitability(game, policy)
-    direct = solver_exploitability(players[1], players[0], game.settings.rules)
+    punter, banker = make_strategy("tips"), make_strategy("stand17")
+    measured = exploitability(game, ViewPolicy(game, {0: deterministic(banker), 1: deterministic(punter)}))
+    direct = solver_exploitability(punter, banker, game.settings.rules)
     assert measured.pair_value == pytest.approx(direct.pair_value, abs=1e-12)
     assert measured.banker_best_response == pytest.approx(direct.banker_best_response, abs=1e-12)
     assert measured.punter_best_response == pytest.approx(direct.punter_best_response, abs=1e-12)

@@ -240,6 +240,9 @@ def test_cli_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
     ["exploitability", "--punter", "tips", "--banker", "stand17", "--rules", "casino"],
     ["exploitability", "--punter", "tips", "--banker", "random"],
     ["exploitability", "--punter", "tips", "--banker", "stand17", "--rules", "nope"],
+    ["exploitability", "--punter", "tips", "--banker", "stand17", "--pack", "tarot"],
+    ["exploitability", "--punter", "tips", "--banker", "stand17", "--max-buys", "4"],
+    ["equilibrium", "--pack", "tarot"],
 ])
 def test_cli_mistakes_are_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert run(main, argv) == 2

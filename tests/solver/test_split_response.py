@@ -156,7 +156,7 @@ def test_each_split_is_worth_the_solvers_split_plan(once) -> None:
     """Per pair, conditional on the pair: the split box's value against ``stand17`` (two hands), as
     the best response values it (``PunterResponse.split_values``)."""
     split = once(response_to, SHOOT, "stand17").split_values
-    joint = JointChance.of(SHOOT.num_decks)
+    joint = JointChance.of(SHOOT)
     solution = once(solved_for, two_hand_rules(SHOOT), "stand17")
     for pair in range(10):
         dealt = joint.chance(np.eye(10, dtype=np.int64)[[pair]] * 2, np.zeros((1, 10), dtype=np.int64))[0, 0]

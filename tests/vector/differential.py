@@ -8,6 +8,7 @@ cards. Actions are drawn from the scalar env's mask (now and then an illegal one
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -16,7 +17,7 @@ import numpy as np
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
 from shoot_pontoon_env.engine import table as table_module
 from shoot_pontoon_env.engine.view import SeatView
-from shoot_pontoon_env.shoe import Shoe
+from shoot_pontoon_env.shoe import FULL_PACK, Shoe
 from shoot_pontoon_env.players.policy import Policy
 from shoot_pontoon_env.vector import kernel_evaluation
 from shoot_pontoon_env.vector.tables import TableBatch
@@ -28,8 +29,8 @@ from shoot_pontoon_env.vector.readout import batch_facts, batch_hands, batch_sea
 class RecordingShoe(Shoe):
     """A Shoe that keeps a copy of every order its shuffles and restocks produce."""
 
-    def __init__(self, num_decks: int, key: int | None = None) -> None:
-        super().__init__(num_decks, key)
+    def __init__(self, num_decks: int, key: int | None = None, pack: Sequence[int] = FULL_PACK) -> None:
+        super().__init__(num_decks, key, pack)
         self.recorded: list[np.ndarray] = []
 
     def shuffle(self, rng: np.random.Generator) -> None:

@@ -57,6 +57,7 @@ def table_variations(draw) -> tuple[str, dict]:
     buy_min = draw(st.integers(1, 2))
     changes: dict = {
         "num_decks": draw(st.integers(1, 8)),
+        "pack": draw(st.sampled_from(["full", "full", "piquet", "euchre"])),
         "shoe": draw(st.sampled_from(["reshuffle", "persistent"])),
         "penetration": draw(st.sampled_from([0.5, 0.75, 0.95])),
         "max_boxes": draw(st.integers(1, 3)),

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...actions import Action, ActionKind, LegalMove
-from ...cards import CARDS_PER_DECK, best_total
+from ...cards import best_total
 from ...engine.table import Phase
 from ...engine.view import HandView, SeatView
 from ...rules import Rules
@@ -96,7 +96,7 @@ def banker_view(rules: Rules, values: tuple[int, ...], observation: Observation,
         seat=BANKER_SEAT, is_banker=True, banker=BANKER_SEAT, rules=rules, phase=Phase.BANKER,
         legal=tuple(legal), shoot=shoot, shoot_capacity=shoot_capacity(rules, shoot, hands), reserve=0,
         shoot_bet_point=None, current=None, hands=hands, banker_cards=cards, banker_hidden=0,
-        seen_counts=seen, shoe_size=CARDS_PER_DECK * rules.num_decks,
+        seen_counts=seen, shoe_size=rules.shoe_size,
         balance=STARTING_CHIPS - shoot, num_players=2)
 
 

@@ -72,7 +72,7 @@ def evaluate(rows: PunterRows, space: BankerSpace | None = None, draws: Decision
     banker's lines of play from a start add up to the start's chance whatever it decides."""
     begin = time.perf_counter()
     space = space or banker_space(rows.rules)
-    joint = joint or JointChance.of(rows.rules.num_decks)
+    joint = joint or JointChance.of(rows.rules)
     n_obs = len(rows.observations)
     best = draws is None
     out: Decisions = {m: np.zeros((len(lv.values), n_obs), dtype=bool) for m, lv in space.levels.items()}

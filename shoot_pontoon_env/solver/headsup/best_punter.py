@@ -124,7 +124,7 @@ def punter_response(rules: Rules, draws_for: BankerDecisions, space: BankerSpace
     if rules.buy_after_twist:
         raise NotImplementedError("the punter's best response is modelled with no buy after a twist")
     space = space or banker_space(rules)
-    joint = JointChance.of(rules.num_decks)
+    joint = JointChance.of(rules)
     stake = min(max(rules.base_stake, rules.min_stake), rules.max_stake)
     tree = PunterTree(rules, stake)
     starts: list[tuple[float, tuple[bool, int], tuple[int, ...], int | None]] = []

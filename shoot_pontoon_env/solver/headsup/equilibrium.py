@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...actions import Action, ActionKind
+from ...engine.table import Phase
 from ...engine.view import SeatView
 from ...rules import Rules, get_rules
 from ...players.policy import Policy
@@ -44,7 +45,7 @@ from .best_response import PairGains, punter_best_response
 from .cfr import CFRResult, Profile, solve_cfr
 from .equilibrium_game import HeadsUpGame, build_game, check_equilibrium_rules, sorted_observation
 from .game_banker import banker_space
-from .game_punter import HandKey, PunterRows, punter_rows, strategy_policy, value_index
+from .game_punter import HandKey, PunterRows, observation_of, punter_rows, strategy_policy, value_index
 from ..space import NUM_VALUES
 
 RECALLS = ("perfect", "observation")
@@ -109,6 +110,22 @@ class Equilibrium:
         except KeyError:
             raise ValueError(f"equilibrium punter: the hand {key} is not a state of the reduced game "
                              f"{self.rules.name!r}") from None
+
+    # ------------------------------------------------------------------ either seat
+    def distribution(self, view: SeatView) -> dict[Action, float]:
+        """The mixed action of the seat whose ``view`` this is: the punter's :meth:`punter_policy`; the
+        banker keeps the bank, stands where it may not draw, and else draws with :meth:`draw_chance`."""
+        if not view.is_banker:
+            return self.punter_policy(view)
+        if view.phase == Phase.BANK_DECISION:
+            return {Action(ActionKind.KEEP_BANK): 1.0}
+        kinds = {m.kind for m in view.legal}
+        if ActionKind.TWIST not in kinds or all(h.settled for h in view.hands):
+            return {Action(ActionKind.STICK): 1.0}
+        values = tuple(sorted(value_index(c) for c in view.banker_cards))
+        p = self.draw_chance(values, observation_of(view.hands))
+        choices = ((Action(ActionKind.TWIST), p), (Action(ActionKind.STICK), 1.0 - p))
+        return {a: q for a, q in choices if q > 0}
 
     # ------------------------------------------------------------------ the banker
     def _column(self, observation: tuple) -> int:

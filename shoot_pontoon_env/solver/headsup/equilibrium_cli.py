@@ -1,5 +1,5 @@
 """``python -m shoot_pontoon_env.solver equilibrium [--rules shoot] [--iterations N] [--recall R]
-[--max-buys N] [--lp] [--json]``: the heads-up equilibrium of a reduced game, its value and its
+[--max-buys N] [--pack P] [--lp] [--json]``: the heads-up equilibrium of a reduced game, its value and its
 exploitability by the best-response code (``equilibrium.py``)."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import time
 
 from ...cli import Parser, UsageError, int_in, strict_json
 from ...rules import MAX_DRAWS, get_rules
+from ..pack_option import add_pack_argument, with_pack
 from .equilibrium import DEFAULT_ITERATIONS, RECALLS, measure, solve_equilibrium
 from .equilibrium_game import equilibrium_rules
 
@@ -32,6 +33,7 @@ def build_equilibrium_parser(presets: list[str]) -> Parser:
                              "not say)")
     parser.add_argument("--max-buys", type=int_in(0, MAX_DRAWS), default=None,
                         help=f"buys per hand, 0..{MAX_DRAWS} (default: the rules'); 0 gives the small game")
+    add_pack_argument(parser)
     parser.add_argument("--lp", action="store_true",
                         help="also solve the game value by the LP of cutting planes (needs scipy; "
                              "perfect recall)")
@@ -42,7 +44,7 @@ def build_equilibrium_parser(presets: list[str]) -> Parser:
 def equilibrium_main(argv: list[str], presets: list[str]) -> int:
     """Solve, measure and print (exit status 0; bad input is a ``UsageError``)."""
     args = build_equilibrium_parser(presets).parse_args(argv)
-    rules = equilibrium_rules(get_rules(args.rules))
+    rules = equilibrium_rules(with_pack(get_rules(args.rules), args.pack))
     if args.max_buys is not None:
         rules = rules.replace(max_buys=args.max_buys, name=f"{rules.name}-max_buys{args.max_buys}")
     if args.lp and args.recall != "perfect":

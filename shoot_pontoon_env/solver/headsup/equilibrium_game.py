@@ -172,7 +172,7 @@ def build_game(rules: Rules, perfect_recall: bool = False) -> HeadsUpGame:
     starts: list[tuple[float, tuple[bool, int]]] = []
     peek_value = 0.0
     space = banker_space(rules)
-    joint = JointChance.of(rules.num_decks)
+    joint = JointChance.of(rules)
     g, _ = payoff_matrices(rules, False)
     for a in range(NUM_VALUES):
         for b in range(a, NUM_VALUES):

@@ -111,8 +111,8 @@ class JointChance:
     """(10,): cards of each value in the full shoe."""
 
     @classmethod
-    def of(cls, num_decks: int) -> JointChance:
-        full = Deck(num_decks).full()
+    def of(cls, rules: Rules) -> JointChance:
+        full = Deck.of(rules).full()
         width = int(full.sum()) + 1
         log_ff = np.full((NUM_VALUES, width), NEG)
         for v in range(NUM_VALUES):

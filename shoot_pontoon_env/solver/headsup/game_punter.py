@@ -54,7 +54,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...actions import Action, ActionKind, LegalMove
-from ...cards import CARDS_PER_DECK, HandClass, best_total
+from ...cards import HandClass, best_total
 from ...engine.hand import Hand
 from ...engine.settlement import hand_rank
 from ...engine.table import Phase, buy_range
@@ -279,7 +279,7 @@ class _Mirror:
             legal=legal, shoot=shoot, shoot_capacity=shoot_capacity(self.rules, shoot, hands),
             reserve=0, shoot_bet_point=None, current=cursor, hands=seen, banker_cards=(), banker_hidden=2,
             seen_counts=np.array(counts, dtype=np.int64),
-            shoe_size=CARDS_PER_DECK * self.rules.num_decks, balance=punter_balance(hands), num_players=2)
+            shoe_size=self.rules.shoe_size, balance=punter_balance(hands), num_players=2)
 
     # ----------------------------------------------------------------- chance
     def deal(self, hands: list[Hand], index: int, face_up: bool, ranks: tuple[int, int],
@@ -289,6 +289,8 @@ class _Mirror:
         ``pair_card``: the card this one must match to be split (None: no split check follows)."""
         decks = self.rules.num_decks
         for v in range(NUM_VALUES):
+            if not self.rules.value_counts[v]:  # a short pack lacks this value
+                continue
             if v == TEN and self.rank_matters and pair_card is not None and value_index(pair_card) == TEN:
                 same, other = ranks
                 p_same = (4 * decks - same) / (16 * decks - same - other)
@@ -472,7 +474,7 @@ def _pre_deal_view(rules: Rules, legal: tuple[LegalMove, ...], phase: Phase, han
         shoot=shoot, shoot_capacity=shoot_capacity(rules, shoot, hands),
         reserve=0, shoot_bet_point=point, current=0 if hands else None, hands=hands, banker_cards=(),
         banker_hidden=0, seen_counts=np.zeros(13, dtype=np.int64),
-        shoe_size=CARDS_PER_DECK * rules.num_decks, balance=punter_balance(hands), num_players=2)
+        shoe_size=rules.shoe_size, balance=punter_balance(hands), num_players=2)
 
 
 def punter_rows(rules: Rules, policy: PunterPolicy) -> PunterRows:
@@ -494,8 +496,9 @@ def punter_rows(rules: Rules, policy: PunterPolicy) -> PunterRows:
     peek_counts = np.zeros((NUM_VALUES * NUM_VALUES, NUM_VALUES), dtype=np.int64)
     peek_payoff = np.zeros(NUM_VALUES * NUM_VALUES)
     g_peek, h_peek = mirror.g[False]
-    for first in range(NUM_VALUES):
-        for second in range(NUM_VALUES):
+    held = [v for v in range(NUM_VALUES) if rules.value_counts[v]]
+    for first in held:
+        for second in held:
             card = _PAIR_TEN if first == TEN and mirror.rank_matters else card_of(first)
             start = Hand(seat=PUNTER_SEAT, box=0, original_stake=stake, stake=stake, shoot_bet=bet,
                          cards=[card], face_up=[False])

@@ -117,7 +117,7 @@ def split_response(rules: Rules, stake: int, draws: Decisions, space: BankerSpac
         value_of, best = best_actions(tree, rows)
         value[pair] = 2 * sum(rows[i] if is_row else value_of[i] for is_row, i in children)
         choice.update({(pair, *key): action for key, action in best.items()})
-    deck = Deck(rules.num_decks)
+    deck = Deck.of(rules)
     same = np.array([pair_info(deck, rules, None, pair).same_rank for pair in range(NUM_VALUES)])
     return SplitResponse(value, same, choice, sum(len(tree.nodes) for tree in trees))
 
