@@ -7,6 +7,7 @@ each factor by the value's fixed share, so one code path serves both.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,9 +21,12 @@ NEG = -1e30
 
 
 
+@functools.lru_cache(maxsize=None)
 def pack_values(pack: str) -> np.ndarray:
-    """(10,): cards of each value in one pack of ``PACKS[pack]``."""
-    return np.array(pack_value_counts(pack), dtype=np.float64)
+    """(10,): cards of each value in one pack of ``PACKS[pack]`` (read-only: the solver asks often)."""
+    counts = np.array(pack_value_counts(pack), dtype=np.float64)
+    counts.flags.writeable = False
+    return counts
 
 
 @dataclass(frozen=True)
@@ -45,8 +49,7 @@ class Deck:
 
     def shares(self) -> np.ndarray:
         """(10,): the chance of each value in a full shoe (the infinite deck's fixed chances)."""
-        counts = pack_values(self.pack)
-        return counts / counts.sum()
+        return pack_values(self.pack) / len(PACKS[self.pack]) / 4
 
     def full(self) -> np.ndarray:
         """Counts of the full shoe by value (shares for the infinite deck)."""

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 
-from ..rules import MAX_DECKS
+from ..cards import RANKS
+from ..rules import MAX_DECKS, PACKS
 from .bitgen import next_uint64
 from .kernel import F64, I, I32ROW, I64, I8ROW, RNG, ROWS, jit
 from .kernel_hands import (
@@ -17,8 +18,7 @@ from .layout import (
     BALANCES, C_BANKER_STOPS_AT_FIVE, C_BANK_SALE, C_BANK_SALE_PRICE, C_BET_BEFORE_DEAL, C_BET_BEFORE_SECOND,
     C_BUY_FACE_DOWN, C_DEALER, C_DEALER_HITS_SOFT_17, C_DEALER_STANDS_ON, C_DECKS, C_FEED_CAPACITY,
     C_INITIAL_SHOOT, C_MAX_BOXES, C_MIN_STAKE, C_O_FEED, C_O_FEED_LEN, C_O_SHOE, C_PEEK, C_PERSISTENT,
-    C_PACK_RANKS, C_PLAYERS, C_PROGRESSIVE, C_RESERVE_PERCENT, C_SHOE_FULL, C_SHOOT, C_SHOOT_CAP, C_SHOWS_FIRST,
-    FULL_PACK_RANKS,
+    C_PACK, C_PLAYERS, C_PROGRESSIVE, C_RESERVE_PERCENT, C_SHOE_FULL, C_SHOOT, C_SHOOT_CAP, C_SHOWS_FIRST,
     E_FEED_EMPTY, E_RUNAWAY, E_SHOE_EXHAUSTED, F_PENETRATION, HAND_UP, HC_BUST, HC_PONTOON, H_BOX, H_BUYS,
     H_CARDS, H_DONE, H_DOUBLED, H_FIELDS, H_FOURTH_OFFERED, H_FROM_SPLIT, H_ORIGINAL, H_RESHUFFLED, H_RESULT,
     H_SEAT, H_SETTLED, H_SHOOT_BET, H_STAKE, H_TWISTS, H_WON_FROM_SHOOT, K_BUY, K_DOUBLE, K_O_BC, K_O_BU,
@@ -81,8 +81,13 @@ def set_key(t, key):
 
 
 # =========================================================================== the shoe (shoe.py)
-PACK_ORDER = np.array([card for _ in range(MAX_DECKS) for card in range(52)], dtype=np.int8)
-"""The largest shoe in pack order (each pack's 52 cards in turn); a fresh shoe is its first cards."""
+PACK_ORDERS = np.array([[card for _ in range(MAX_DECKS) for card in range(52) if RANKS[card // 4] in ranks]
+                        + [0] * (MAX_DECKS * (52 - len(ranks) * 4)) for ranks in PACKS.values()], dtype=np.int8)
+"""Per pack of ``rules.PACKS`` (C_PACK, in their order), the largest shoe in pack order (each pack's cards
+in turn, then padding); a fresh shoe is its first cards."""
+PACK_HOLDS = np.array([[RANKS[card // 4] in ranks for card in range(52)] for ranks in PACKS.values()],
+                      dtype=np.int64)
+"""Per pack, whether it holds each card."""
 
 
 @jit(ROWS, I64, call=True)
@@ -106,18 +111,9 @@ def fresh_shoe(t, k8, c):
     """A new Shoe: every card in pack order, no shuffle yet (copied through a view, whose indices from
     0 compile to a vector copy: the evaluation deals each hand from a fresh shoe, and the byte loop
     this replaces was a fifth of its time)."""
-    shoe, size = k8[c[C_O_SHOE]:], c[C_SHOE_FULL]
-    ranks = c[C_PACK_RANKS]
-    if ranks == FULL_PACK_RANKS:
-        for q in range(size):
-            shoe[q] = PACK_ORDER[q]
-    else:  # a short pack: each pack's cards of the ranks it holds, in turn
-        q = 0
-        for _ in range(c[C_DECKS]):
-            for card in range(52):
-                if (ranks >> (card // 4)) & 1:
-                    shoe[q] = card
-                    q += 1
+    shoe, size, order = k8[c[C_O_SHOE]:], c[C_SHOE_FULL], PACK_ORDERS[c[C_PACK]]
+    for q in range(size):
+        shoe[q] = order[q]
     t[T_SHOE_SIZE] = size
     t[T_SHOE_POS] = 0
     t[T_SHOE_SHUFFLED] = 0
@@ -162,9 +158,9 @@ def shuffle(t, k8, c):
 def restock(t, k8, c, counts):
     """Every card of no live hand, shuffled into a new stock (the cards seen counted afresh). Scalar twin:
     ``shoot_pontoon_env.shoe:Shoe.restock``."""
-    ranks = c[C_PACK_RANKS]
+    holds = PACK_HOLDS[c[C_PACK]]
     for card in range(52):
-        counts[card] = c[C_DECKS] * ((ranks >> (card // 4)) & 1)
+        counts[card] = c[C_DECKS] * holds[card]
     for k in range(t[T_HANDS]):
         if t[hand_at(k, H_SETTLED)] == 0:
             for p in range(t[hand_at(k, H_CARDS)]):

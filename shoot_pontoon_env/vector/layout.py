@@ -21,7 +21,7 @@ from ..engine.settlement import Outcome, is_special_pontoon, showdown
 from ..engine.table import MAX_PLAYERS, PHASE_OF_STAGE, Phase, Stage
 from ..seat import encoding as enc
 from ..seat.action_table import ActionTable
-from ..rules import CHIP_LIMIT, DRAW_ON_21_KINDS, Rules
+from ..rules import CHIP_LIMIT, DRAW_ON_21_KINDS, PACKS, Rules
 from ..players.strategies import (
     DealerRulesBanker,
     RandomPlayer,
@@ -103,7 +103,7 @@ ERRORS = {
  C_DOUBLE_STAKES, C_SPLIT_BY_VALUE, C_MAX_SPLIT_HANDS, C_PONTOON_AFTER_SPLIT, C_PLAYERS, C_SEAT,
  C_BANKER_SEAT_ENV, C_DEALS_PER_EPISODE, C_STARTING_CHIPS, C_ACTIONS, C_SLOTS, C_SHOE_FULL,
  C_O_FEED_LEN, C_O_SHOE, C_O_FEED, C_FEED_CAPACITY, C_O_ACT_KIND, C_O_ACT_AMOUNT, C_O_STRAT,
- C_BANKER_STOPS_AT_FIVE, C_AUTOPILOT, C_BLIND, C_O_BY_KIND, C_COMPACT, C_PACK_RANKS,
+ C_BANKER_STOPS_AT_FIVE, C_AUTOPILOT, C_BLIND, C_O_BY_KIND, C_COMPACT, C_PACK,
  C_FIELDS) = range(58)
 """Fixed fields of the int64 config (rules, seats, and the offsets of the parts of a table's rows
 that depend on its size; the balances, the hands and their cards lie at fixed places: BALANCES,
@@ -225,12 +225,8 @@ def rules_fields(rules: Rules) -> dict[int, int]:
         C_BUY_FACE_DOWN: rules.buy_face_down, C_DOUBLE_STAKES: rules.double_stakes,
         C_SPLIT_BY_VALUE: rules.split_match == "value", C_MAX_SPLIT_HANDS: rules.max_split_hands,
         C_PONTOON_AFTER_SPLIT: rules.pontoon_after_split, C_SHOE_FULL: rules.shoe_size,
-        C_PACK_RANKS: sum(1 << rank for rank in rules.pack_ranks),
+        C_PACK: list(PACKS).index(rules.pack),
     }
-
-
-FULL_PACK_RANKS = (1 << 13) - 1
-"""C_PACK_RANKS of the full pack: bit r set for each rank r (0 the ace .. 12 the king) the pack holds."""
 
 
 def special_pairs(rules: Rules) -> np.ndarray:
