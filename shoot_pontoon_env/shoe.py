@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from .actions import is_int
-from .cards import CARDS_PER_DECK
+from .cards import CARDS_PER_DECK, card_code
 
 
 MASK64 = (1 << 64) - 1
@@ -122,10 +122,12 @@ class Shoe:
         for card in top:
             if not is_int(card) or not 0 <= card < CARDS_PER_DECK:
                 raise ValueError(f"stacked card must be an int in 0..51 or a card code, got {card!r}")
+            if card not in self.pack:
+                raise ValueError(f"stacked card {card_code(card)} is not in the shoe's pack (its cards: "
+                                 f"{' '.join(card_code(c) for c in self.pack)})")
             counts[card] -= 1
             if counts[card] < 0:
-                held = self.num_decks if card in self.pack else 0
-                raise ValueError(f"stacked shoe holds card {card} more than {held} time(s)")
+                raise ValueError(f"stacked shoe holds card {card} more than {self.num_decks} time(s)")
         rest = np.repeat(np.arange(CARDS_PER_DECK), counts)
         self.order = np.concatenate([np.asarray(top, dtype=np.int8), rest.astype(np.int8)])
         self.position = 0

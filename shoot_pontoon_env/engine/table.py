@@ -111,7 +111,7 @@ class Table:
                 f"num_players = {num_players}: {boxes} boxes of up to five cards and the banker's "
                 f"{rules.banker_card_limit} need more than the {rules.num_decks}-deck shoe holds "
                 f"({rules.shoe_size} cards of the {rules.pack} pack); "
-                "use fewer players or boxes, or more decks"
+                "use fewer players or boxes, more decks, or a larger pack"
             )
         return num_players
 

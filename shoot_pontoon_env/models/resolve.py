@@ -196,8 +196,11 @@ def trained_player(spec: str, rules: Rules, seats: int, starting_chips: int, *, 
         trained = seat.rules  # a preset by its name, changed rules as the run's own spec
         option = (trained.name if PRESETS.get(trained.name) == trained
                   else f"'{json.dumps(config.env_kwargs.get('rules'))}'")
+        differ = [f"{field}={getattr(trained, field)!r} (here {getattr(rules, field)!r})"
+                  for field in trained.to_dict() if field != "name" and getattr(trained, field) != getattr(rules, field)]
+        detail = f" (its rules have {', '.join(differ)})" if len(differ) <= 3 else ""  # e.g. another --pack
         raise ValueError(f"trained opponent {spec!r} was trained under the rules {seat.rules.name!r}, "
-                         f"not {rules.name!r}: choose --rules {option}")
+                         f"not {rules.name!r}: choose --rules {option}{detail}")
     trained_shape, shape = trained_env.observation_space.shape, here_env.observation_space.shape
     if config.observation == "flat" and trained_shape != shape:
         seats_trained = trained_env.unwrapped.num_players

@@ -54,7 +54,9 @@ DEFAULTS: dict[str, Any] = {
   one card standing for it: the ace of clubs, two of clubs, .. ten of clubs for every ten-value card).
   The values game is the cards game with the cards of one value lumped together, so it has the same
   values and equilibria wherever no rule reads a card's rank within its value or its suit: ``values``
-  refuses split_match:"rank" with splits, and special Pontoons. Its tree is far smaller (the solver
+  refuses split_match:"rank" with splits, and special Pontoons. The same holds for the players: one that
+  decides on card values (rule-based, the solver's) plays alike; a trained network reads ranks (its
+  observation's rank counts) and sees every ten-value card as a ten. Its tree is far smaller (the solver
   models cards by value too), which is what OpenSpiel's full-tree algorithms need."""
 CHANCE_KINDS = ("cards", "values")
 

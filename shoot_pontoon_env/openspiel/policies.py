@@ -50,8 +50,8 @@ class ViewPolicy(openspiel_policy.Policy):
         chances = dict.fromkeys(state.legal_actions(player), 0.0)  # OpenSpiel's best response wants every one
         for action, p in self.seats[player](view).items():
             index = self.actions.to_index(action, view)
-            if self.actions.to_action(index, view) != action:
-                raise ValueError(f"player {player}'s action {action} has no index in the game's action table "
-                                 f"(its nearest is {self.actions.to_action(index, view)})")
+            if index not in chances or self.actions.to_action(index, view) != action:
+                raise ValueError(f"player {player}'s action {action} is not one of its legal actions here "
+                                 f"(the nearest legal index plays {self.actions.to_action(index, view)})")
             chances[index] = chances.get(index, 0.0) + float(p)
         return chances

@@ -48,6 +48,8 @@ def forced_start(values: tuple[int, int], up: int | None, rules: Rules) -> Calla
                 front.append(None)
                 continue
             matching = [i for i, c in enumerate(shoe) if min(c // 4, 9) == value]
+            if not matching:
+                raise ValueError(f"forced start: the {rules.pack} pack has no card of value index {value}")
             front.append(shoe.pop(matching[int(rng.integers(len(matching)))]))
         rest = [int(c) for c in rng.permutation(shoe)]
         return [int(c) if c is not None else rest.pop() for c in front] + rest

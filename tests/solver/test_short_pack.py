@@ -1,8 +1,9 @@
 """The short packs (``Rules.pack``: piquet, 32 cards; euchre, 24): the rule's checks, the engine deals only
 the pack's cards, and the solver's exact values of a short pack match engine Monte Carlo.
 
-The batched engine's parity on short packs is the differential test's (``pack`` is one of the options its
-rule generator draws); ``tests/openspiel`` checks the solver's best responses against OpenSpiel's on the
+The batched engine plays short packs as the Table does: the differential test (``pack`` is one of the options
+its rule generator draws) feeds it the Table's shoe orders, and :func:`test_keyed_shoes_deal_alike_on_both_engines`
+has each engine shuffle by the same key itself; ``tests/openspiel`` checks the solver's best responses against OpenSpiel's on the
 euchre pack's reduced game.
 """
 
@@ -77,6 +78,34 @@ def test_the_engine_deals_only_the_packs_cards(pack: str) -> None:
     assert sum(table.balances) + table.shoot + table.reserve == 0
 
 
+@pytest.mark.parametrize("pack, decks", [("piquet", 1), ("euchre", 1), ("euchre", 2)])
+def test_keyed_shoes_deal_alike_on_both_engines(pack: str, decks: int) -> None:
+    """Each engine builds its own shoe of the pack (``Shoe`` on the Table, ``PACK_ORDERS`` and ``PACK_HOLDS``
+    in the kernel) and shuffles it by the episode's key, through cut cards and restocks of a persistent
+    shoe dealt to 95%: every observation, mask and reward equal over 30 episodes of 6 deals."""
+    import gymnasium as gym
+
+    import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
+
+    rules = SHOOT.replace(name=f"shoot-{pack}", pack=pack, num_decks=decks, shoe="persistent", penetration=0.95)
+    kwargs = {"rules": rules, "num_players": 4, "deals_per_episode": 6}
+    table, batched = (gym.make("ShootPontoon-v0", engine=engine, **kwargs) for engine in ("table", "batched"))
+    rng = np.random.default_rng(5)
+    for episode in range(30):
+        options = {"shuffle_key": 1_000 + episode}
+        obs, info = table.reset(seed=episode, options=options)
+        other, other_info = batched.reset(seed=episode, options=options)
+        terminated = False
+        while True:
+            assert np.array_equal(obs, other) and np.array_equal(info["action_mask"], other_info["action_mask"])
+            if terminated:
+                break
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            obs, reward, terminated, _, info = table.step(action)
+            other, other_reward, other_terminated, _, other_info = batched.step(action)
+            assert (reward, terminated) == (other_reward, other_terminated)
+
+
 def engine_mean(rules: Rules, banker: str, punter, deals: int, seed: int) -> tuple[float, float]:
     """The punter's mean net per unit of initial stake over ``deals`` heads-up engine deals, and its SE."""
     rng = np.random.default_rng(seed)
@@ -122,3 +151,9 @@ def test_the_solver_commands_take_the_pack(capsys: pytest.CaptureFixture[str]) -
     out = json.loads(capsys.readouterr().out)
     assert out["exploitability"] < 1e-4
     assert equilibrium_rules(SHOOT.replace(pack="euchre")).pack == "euchre"
+
+
+def test_a_stacked_card_outside_the_pack_is_refused_by_name() -> None:
+    table = Table(SHOOT.replace(pack="euchre"), 2)
+    with pytest.raises(ValueError, match=r"stacked card 2C is not in the shoe's pack \(its cards: AC AD AH AS 9C"):
+        table.start_deal("AS 2C KD QH")
