@@ -220,6 +220,12 @@ def test_bought_cards_face_up_are_refused() -> None:
         exploitability("tips", "stand17", rules)
 
 
+def test_a_reserved_shoot_is_refused() -> None:
+    """With a reserve the posted Shoot is smaller than the model's views show (45 and 5 of 50 at 10%)."""
+    with pytest.raises(NotImplementedError, match="reserved_shoot_percent must be 0"):
+        exploitability("tips", "shoot_aware", SHOOT.replace(reserved_shoot_percent=10))
+
+
 def test_cli_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(main, ["exploitability", "--punter", "threshold15", "--banker", "dealer", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)

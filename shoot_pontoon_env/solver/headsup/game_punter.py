@@ -139,6 +139,9 @@ def check_rules(rules: Rules) -> None:
         problems.append("banker_five_cards='draw_on' is not modelled")
     if rules.shoe != "reshuffle":
         problems.append("only a shoe reshuffled every deal is modelled")
+    if rules.reserved_shoot_percent:
+        problems.append("reserved_shoot_percent must be 0 (the model's views show the whole Shoot of "
+                        "initial_shoot in play, and a reserve jackpot is not modelled)")
     if not rules.buy_face_down:
         problems.append("buy_face_down must be True (bought cards dealt face up are not modelled)")
     if problems:
