@@ -40,9 +40,9 @@ def stand_ins(counts: np.ndarray) -> np.ndarray:
 
 class ChanceShoe(Shoe):
     """A shoe of ``num_decks`` packs of ``pack`` (``Rules.pack_cards``) that deals the cards
-    :meth:`supply` gave it, in order, and raises :class:`NeedCard` when it has none left to give. ``position``, ``size``, ``order[:position]`` and
-    ``shuffles`` mean what they mean for a :class:`Shoe` (the cut card, card counting and the
-    views read them), so the Table cannot tell the two apart."""
+    :meth:`supply` gave it, in order, and raises :class:`NeedCard` when it has none left to give.
+    ``position``, ``size``, ``order[:position]`` and ``shuffles`` mean what they mean for a :class:`Shoe`
+    (the cut card, card counting and the views read them), so the Table cannot tell the two apart."""
 
     def __init__(self, num_decks: int, pack: Sequence[int], by_value: bool = False) -> None:
         super().__init__(num_decks, pack=pack)

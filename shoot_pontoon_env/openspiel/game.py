@@ -140,8 +140,9 @@ class ShootPontoonGame(pyspiel.Game):
     """``python_shoot_pontoon``: a whole table, seats 0..players-1 OpenSpiel's players (parameters:
     ``params.DEFAULTS``). Actions are the whole table's action indices (``multiagent.seat_action_table``:
     the punter's table of ``ShootPontoon-v0`` then keep and sell the bank); chance outcomes are cards,
-    0..51 (``cards.py``: rank * 4 + suit), or with ``chance="values"`` the stand-in card of each value. Returns are each player's net chips over the episode in base
-    stakes (its balance, stakes on the table and, while it banks, the Shoot and the reserve)."""
+    0..51 (``cards.py``: rank * 4 + suit), or with ``chance="values"`` the stand-in card of each value.
+    Returns are each player's net chips over the episode in base stakes (its balance, stakes on the
+    table and, while it banks, the Shoot and the reserve)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         given = dict(params or {})

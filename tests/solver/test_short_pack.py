@@ -1,10 +1,10 @@
 """The short packs (``Rules.pack``: piquet, 32 cards; euchre, 24): the rule's checks, the engine deals only
 the pack's cards, and the solver's exact values of a short pack match engine Monte Carlo.
 
-The batched engine plays short packs as the Table does: the differential test (``pack`` is one of the options
-its rule generator draws) feeds it the Table's shoe orders, and :func:`test_keyed_shoes_deal_alike_on_both_engines`
-has each engine shuffle by the same key itself; ``tests/openspiel`` checks the solver's best responses against OpenSpiel's on the
-euchre pack's reduced game.
+The batched engine plays short packs as the Table does: the differential test (``pack`` is one of the
+options its rule generator draws) feeds it the Table's shoe orders, and
+:func:`test_keyed_shoes_deal_alike_on_both_engines` has each engine shuffle by the same key itself;
+``tests/openspiel`` checks the solver's best responses against OpenSpiel's on the euchre pack's reduced game.
 """
 
 from __future__ import annotations
