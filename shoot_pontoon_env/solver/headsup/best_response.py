@@ -187,10 +187,21 @@ def punter_best_response(banker: Policy, rules: Rules | str = "shoot",
     the game of the pair value and the banker's best response: at most two hands a box
     (:func:`two_hand_rules`; see the module doc)."""
     rules = get_rules(rules)
-    check_rules(rules)
+    check_punter_response_rules(rules)
     if own_cards_only(banker):
         return _solve(two_hand_rules(rules), banker, solutions).expected_return
     return punter_response_to(banker, rules, solutions).value
+
+
+def check_punter_response_rules(rules: Rules) -> None:
+    """The punter's best response bets no Shoot: refuse rules whose Shoot bets come after the deal starts
+    (``pair_value`` and ``banker_best_response`` take them; the punter's side is issue 38's)."""
+    check_rules(rules)
+    later = [p for p in rules.shoot_bet_points if p != "before_deal"] if rules.shoot else []
+    if later:
+        raise NotImplementedError(f"heads-up game of rules {rules.name!r}: the punter's best response with Shoot "
+                                  f"bets at {later} is not modelled (the pair's value and the banker's best "
+                                  "response are)")
 
 
 def punter_response_to(banker: Policy, rules: Rules | str = "shoot", solutions: Solutions | None = None
@@ -201,6 +212,7 @@ def punter_response_to(banker: Policy, rules: Rules | str = "shoot", solutions: 
     solver's optimum instead where the banker draws on its own cards: the same value, solved
     faster.)"""
     rules = get_rules(rules)
+    check_punter_response_rules(rules)
 
     def solve_it() -> PunterResponse:
         space = banker_space(rules)
@@ -332,7 +344,7 @@ def exploitability(punter: str | Policy, banker: str | Policy, rules: Rules | st
     players' decisions."""
     begin = time.perf_counter()
     rules = get_rules(rules)
-    check_rules(rules)  # first: it refuses rules it cannot model
+    check_punter_response_rules(rules)  # first: it refuses rules it cannot model
     solutions = {} if solutions is None else solutions
     p, b = _player(punter, rules, solutions), _player(banker, rules, solutions)
     if progress is not None:

@@ -33,9 +33,15 @@ measured by a paired Monte Carlo in tests/solver/test_best_response.py):
   for a policy that decides on the current hand only (every rule-based punter and the solver's
   optimum), not for one that looks at the other split hand's cards.
 
+Shoot bets: at each of the rules' betting points, as the engine offers them (before the deal; before
+the second card, on the first card's value; before the fourth card, on a hand of three cards not yet
+offered one, where the Shoot has room), each a fixed amount from the policy before the cards and any
+amount (branches, as plays) before the fourth card. The bets ride on the hand (``HandKey.shoot_bet``, a
+split box's total), so the banker's observation shows them, and pay ``h`` of ``payoff_matrices``.
+
 Assumes (checked by :func:`check_rules`): one punter box, no Double Stakes, no up card, no special
-Pontoons, Shoot bets only before the deal (a fixed amount from the policy), bought cards dealt face
-down (``buy_face_down``; the observation takes every bought card as hidden).
+Pontoons, no bet before the fourth card where a box may split, no reserved Shoot, bought cards dealt
+face down (``buy_face_down``; the observation takes every bought card as hidden).
 
 The policy's :class:`SeatView` is filled as the engine's ``seat_view`` fills it on a table reshuffled
 every deal, a new Shoot of ``initial_shoot`` in play: ``shoe_size`` is the whole shoe,
@@ -133,8 +139,8 @@ def check_rules(rules: Rules) -> None:
         problems.append("dealer_shows_first_card is not modelled")
     if rules.special_pontoons:
         problems.append("special_pontoons are not modelled")
-    if set(rules.shoot_bet_points) - {"before_deal"}:
-        problems.append("Shoot bets are modelled before the deal only")
+    if "before_fourth_card" in rules.shoot_bet_points and rules.max_split_hands > 1:
+        problems.append("a Shoot bet before the fourth card is modelled without splits only (max_split_hands=1)")
     if not rules.banker_stops_at_five:
         problems.append("banker_five_cards='draw_on' is not modelled")
     if rules.shoe != "reshuffle":
@@ -241,8 +247,8 @@ class _Mirror:
         self.rank_matters = rules.split_match == "rank" and self.max_hands >= 2
         self.last_hand = 1 << 30
         """Play stops after this hand (a split box plays one hand's tree at a time)."""
-        self.splits: list[tuple[np.ndarray, np.ndarray]] = []
-        """(counts, payoff) rows of every split box, grouped by counts."""
+        self.splits: list[tuple[int, np.ndarray, np.ndarray]] = []
+        """(Shoot bet, counts, payoff) rows of every split box, grouped by counts."""
 
     # ----------------------------------------------------------------- legality (as Table)
     def buy_range(self, hand: Hand) -> tuple[int, int]:
@@ -349,6 +355,9 @@ class _Mirror:
         if hand.done or hand.settled:
             yield from self.next_hand(hands, cursor, w, ranks)
             return
+        if self.fourth_card_bet_due(hands, hand):
+            yield from self.fourth_card_bet(hands, cursor, w, ranks)
+            return
         legal = self.hand_moves(hands, hand)
         for action, p in self.policy(self.view(hands, cursor, legal)).items():
             if p <= 0:
@@ -356,6 +365,29 @@ class _Mirror:
             if not any(m.allows(action) for m in legal):
                 raise ValueError(f"punter policy answered {action}, not legal among {legal}")
             yield from self.act(hands, cursor, action, w * p, ranks)
+
+    def fourth_card_bet_due(self, hands: list[Hand], hand: Hand) -> bool:
+        """``Table._fourth_card_bet_due``: three cards, not yet offered, room in the Shoot."""
+        return ("before_fourth_card" in self.rules.shoot_bet_points and len(hand.cards) == 3
+                and not hand.fourth_card_bet_offered and self.capacity(hands) > 0)
+
+    def capacity(self, hands: list[Hand]) -> int:
+        return shoot_capacity(self.rules, self.rules.initial_shoot if self.rules.shoot else 0, hands)
+
+    def fourth_card_bet(self, hands: list[Hand], cursor: int, w: float, ranks: tuple[int, int]
+                        ) -> Iterator[tuple[list[Hand], float]]:
+        """The Shoot bet offered before a hand's fourth card (each answer a branch), then play on."""
+        legal = (LegalMove(ActionKind.SHOOT_BET, 0, self.capacity(hands)),)
+        view = self.view(hands, cursor, legal)._replace(shoot_bet_point="before_fourth_card")
+        for action, p in self.policy(view).items():
+            if p <= 0:
+                continue
+            if not any(m.allows(action) for m in legal):
+                raise ValueError(f"punter policy answered {action}, not legal among {legal}")
+            new = [dataclasses.replace(h) for h in hands]
+            new[cursor].fourth_card_bet_offered = True
+            new[cursor].shoot_bet += action.amount
+            yield from self.play(new, cursor, w * p, ranks)
 
     def act(self, hands: list[Hand], cursor: int, action: Action, w: float, ranks: tuple[int, int]
             ) -> Iterator[tuple[list[Hand], float]]:
@@ -376,7 +408,7 @@ class _Mirror:
                 self.after_card(hand)
                 yield from self.play(new, cursor, w * p, known)
         elif kind == ActionKind.SPLIT:
-            self.splits.append(self.split_box(hands[cursor], w))
+            self.splits.append((hands[cursor].shoot_bet, *self.split_box(hands[cursor], w)))
         else:
             raise ValueError(f"punter policy answered {action}: not a play of the modelled rules")
 
@@ -480,6 +512,20 @@ def _pre_deal_view(rules: Rules, legal: tuple[LegalMove, ...], phase: Phase, han
         shoe_size=rules.shoe_size, balance=punter_balance(hands), num_players=2)
 
 
+def _second_card_bet(rules: Rules, policy: PunterPolicy, box: Hand) -> int:
+    """The Shoot bet the policy adds before its second card, holding ``box`` (its first card face down;
+    the banker's one card face down), as the engine offers it (0 where it offers none)."""
+    shoot = rules.initial_shoot if rules.shoot else 0
+    cap = shoot_capacity(rules, shoot, [box])
+    if "before_second_card" not in rules.shoot_bet_points or not rules.shoot or cap <= 0:
+        return 0
+    counts = [0] * 13
+    seen, _ = seen_cards([box], [], [], PUNTER_SEAT, counts)
+    view = _pre_deal_view(rules, (LegalMove(ActionKind.SHOOT_BET, 0, cap),), Phase.SHOOT_BETS, seen,
+                          "before_second_card")._replace(banker_hidden=1, seen_counts=np.array(counts, dtype=np.int64))
+    return _ask_amount(policy, view)
+
+
 def punter_rows(rules: Rules, policy: PunterPolicy) -> PunterRows:
     """Play ``policy``'s box in every way it can go (heads-up, the banker playing on after)."""
     check_rules(rules)
@@ -501,9 +547,11 @@ def punter_rows(rules: Rules, policy: PunterPolicy) -> PunterRows:
     g_peek, h_peek = mirror.g[False]
     held = [v for v in range(NUM_VALUES) if rules.value_counts[v]]
     for first in held:
+        card = _PAIR_TEN if first == TEN and mirror.rank_matters else card_of(first)
+        total = bet + _second_card_bet(rules, policy, Hand(seat=PUNTER_SEAT, box=0, original_stake=stake, stake=stake,
+                                                           shoot_bet=bet, cards=[card], face_up=[False]))
         for second in held:
-            card = _PAIR_TEN if first == TEN and mirror.rank_matters else card_of(first)
-            start = Hand(seat=PUNTER_SEAT, box=0, original_stake=stake, stake=stake, shoot_bet=bet,
+            start = Hand(seat=PUNTER_SEAT, box=0, original_stake=stake, stake=stake, shoot_bet=total,
                          cards=[card], face_up=[False])
             k = first * NUM_VALUES + second
             peek_counts[k, first] += 1
@@ -513,18 +561,16 @@ def punter_rows(rules: Rules, policy: PunterPolicy) -> PunterRows:
                     continue
                 rank = hand_rank(hands[0], rules)
                 cls = punter_class(rank.total, 2, rank.hand_class == HandClass.PONTOON)
-                peek_payoff[k] += p * (g_peek[cls, PONTOON] * stake + h_peek[cls, PONTOON] * bet) / stake
+                peek_payoff[k] += p * (g_peek[cls, PONTOON] * stake + h_peek[cls, PONTOON] * total) / stake
                 for box, w in mirror.next_hand(hands, -1, p, known):
                     _add_row(acc, settled, box, w, mirror.payoff_row(box, stake))
-    split = split_observation(stake, bet)
-    for counts, rows in mirror.splits:
+    splits = sorted({split_observation(stake, total) for total, _, _ in mirror.splits})
+    for total, counts, rows in mirror.splits:
         for c, row in zip(counts, rows):
-            _accumulate(acc, (split, tuple(int(x) for x in c)), row)
-    if mirror.splits:
+            _accumulate(acc, (split_observation(stake, total), tuple(int(x) for x in c)), row)
+    for split in splits:
         settled[split] = False
-    observations = sorted(o for o in settled if o != split)
-    if mirror.splits:
-        observations.append(split)
+    observations = sorted(o for o in settled if o not in splits) + splits
     index = {o: i for i, o in enumerate(observations)}
     keys = sorted(acc, key=lambda ok: (index[ok[0]], ok[1]))
     return PunterRows(
