@@ -11,21 +11,15 @@ import json
 
 import numpy as np
 
-from shoot_pontoon_env.engine import Table
-from shoot_pontoon_env.players.session import play_deal
 from shoot_pontoon_env.players.strategies import TipsPunter, make_strategy
 from shoot_pontoon_env.rules import SHOOT, SHOOT_BET_POINTS
 from shoot_pontoon_env.solver.headsup.best_banker import ResponseBanker
 from shoot_pontoon_env.solver.headsup.best_response import banker_best_response, pair_value
+from shoot_pontoon_env.solver.validate import heads_up_results
 
 
 def engine_mean(banker, punter, rules, deals: int, seed: int) -> tuple[float, float]:
-    out = np.empty(deals)
-    for i in range(deals):
-        rng = np.random.default_rng([seed, i])
-        table = Table(rules, 2, rng=rng)
-        play_deal(table, [banker, punter], rng)
-        out[i] = sum(h.result + 0.0 for h in table.hands if h.seat == 1) / table.hands[0].original_stake
+    out = heads_up_results(banker, punter, rules, deals, seed)
     return float(out.mean()), float(out.std(ddof=1) / np.sqrt(deals))
 
 

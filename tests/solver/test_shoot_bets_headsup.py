@@ -10,28 +10,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shoot_pontoon_env.engine import Table
-from shoot_pontoon_env.players.session import play_deal
 from shoot_pontoon_env.players.strategies import TipsPunter, make_strategy
 from shoot_pontoon_env.rules import SHOOT, SHOOT_BET_POINTS
 from shoot_pontoon_env.solver.headsup.best_banker import ResponseBanker
 from shoot_pontoon_env.solver.headsup.best_response import banker_best_response, exploitability, pair_value
 from shoot_pontoon_env.solver.headsup.game_punter import check_rules, punter_rows, strategy_policy
+from shoot_pontoon_env.solver.validate import heads_up_results
 
 BETS = SHOOT.replace(name="shoot-every-point", shoot_bet_points=SHOOT_BET_POINTS, max_split_hands=1)
 """Every betting point, one hand a box (a bet before the fourth card is modelled without splits)."""
-
-
-def engine_results(banker, punter, rules, deals: int, seed: int) -> np.ndarray:
-    """The punter's net chips per unit stake in ``deals`` deals, each at a new table (a new Shoot of 50, the
-    model's), deal ``i`` shuffled alike for every banker (paired)."""
-    out = np.empty(deals)
-    for i in range(deals):
-        rng = np.random.default_rng([seed, i])
-        table = Table(rules, 2, rng=rng)
-        play_deal(table, [banker, punter], rng)
-        out[i] = sum(h.result + 0.0 for h in table.hands if h.seat == 1) / table.hands[0].original_stake
-    return out
 
 
 def test_the_rows_hold_bets_made_at_each_point() -> None:
@@ -45,7 +32,7 @@ def test_the_rows_hold_bets_made_at_each_point() -> None:
 def test_the_pair_value_with_shoot_bets_matches_the_engine() -> None:
     tips, stand17 = TipsPunter(), make_strategy("stand17")
     exact = pair_value(tips, stand17, BETS).value
-    results = engine_results(stand17, tips, BETS, 60_000, seed=31)
+    results = heads_up_results(stand17, tips, BETS, 60_000, seed=31)
     se = results.std(ddof=1) / np.sqrt(len(results))
     assert abs(results.mean() - exact) < 3 * se, (results.mean(), se, exact)
 
@@ -56,8 +43,8 @@ def test_the_banker_best_response_with_shoot_bets_riding_beats_stand17_paired() 
     tips, stand17 = TipsPunter(), make_strategy("stand17")
     best = banker_best_response(tips, BETS)
     exact = best.value - pair_value(tips, stand17, BETS).value
-    diff = (engine_results(ResponseBanker(best), tips, BETS, 20_000, seed=32)
-            - engine_results(stand17, tips, BETS, 20_000, seed=32))
+    diff = (heads_up_results(ResponseBanker(best), tips, BETS, 20_000, seed=32)
+            - heads_up_results(stand17, tips, BETS, 20_000, seed=32))
     mean, se = diff.mean(), diff.std(ddof=1) / np.sqrt(len(diff))
     assert abs(mean - exact) < 3 * se, (mean, se, exact)
     assert mean + 3 * se < 0, (mean, se)
