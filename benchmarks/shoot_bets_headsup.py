@@ -11,11 +11,11 @@ import json
 
 import numpy as np
 
+from shoot_pontoon_env.players.session import heads_up_results
 from shoot_pontoon_env.players.strategies import TipsPunter, make_strategy
 from shoot_pontoon_env.rules import SHOOT, SHOOT_BET_POINTS
 from shoot_pontoon_env.solver.headsup.best_banker import ResponseBanker
 from shoot_pontoon_env.solver.headsup.best_response import banker_best_response, pair_value
-from shoot_pontoon_env.solver.validate import heads_up_results
 
 
 def engine_mean(banker, punter, rules, deals: int, seed: int) -> tuple[float, float]:

@@ -73,19 +73,6 @@ def play_hands(solution: Solution, hands: int, seed: int, *, shoot_bets: bool = 
     return out
 
 
-def heads_up_results(banker: Policy, punter: Policy, rules: Rules, deals: int, seed: int) -> np.ndarray:
-    """The punter's net chips per unit of initial stake in ``deals`` heads-up engine deals, each at a new
-    table (a new Shoot of ``initial_shoot``, as the heads-up model's views show it), deal ``i`` shuffled
-    alike for every banker and punter (paired comparisons)."""
-    out = np.empty(deals)
-    for i in range(deals):
-        rng = np.random.default_rng([seed, i])
-        table = Table(rules, 2, rng=rng)
-        play_deal(table, [banker, punter], rng)
-        out[i] = sum(h.result + 0.0 for h in table.hands if h.seat == 1) / table.hands[0].original_stake
-    return out
-
-
 def _worker(args: tuple) -> tuple[float, float, int]:
     rules, banker, ratio, hands, seed, start = args
     sol = solve(rules, banker=banker, shoot_ratio=ratio)

@@ -42,7 +42,7 @@ from ...players.policy import Policy
 from .banker_views import Decisions
 from ..dealer import PONTOON
 from .game_banker import BankerSpace, JointChance, banker_space
-from .game_punter import HandKey, Observation, check_rules, split_observation, value_index
+from .game_punter import HandKey, Observation, check_punter_response_rules, split_observation, value_index
 from ..payoff import payoff_matrices, punter_class
 from .punter_tree import PunterTree, best_actions, counts_total, row_values
 from ..space import ACE, NUM_VALUES, TEN
@@ -120,7 +120,7 @@ def punter_response(rules: Rules, draws_for: BankerDecisions, space: BankerSpace
                     ) -> PunterResponse:
     """The punter's best response (see the module doc) to the banker ``draws_for`` describes."""
     begin = time.perf_counter()
-    check_rules(rules)
+    check_punter_response_rules(rules)
     if rules.buy_after_twist:
         raise NotImplementedError("the punter's best response is modelled with no buy after a twist")
     space = space or banker_space(rules)

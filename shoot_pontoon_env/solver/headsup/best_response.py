@@ -76,7 +76,7 @@ from .best_banker import BankerResult, ResponseBanker, evaluate
 from .best_punter import PunterResponse, ResponsePunter, punter_response
 from ..dealer import own_cards_only, strategy_rule
 from .game_banker import banker_space
-from .game_punter import PunterPolicy, PunterRows, check_rules, punter_rows, strategy_policy
+from .game_punter import PunterPolicy, PunterRows, check_punter_response_rules, punter_rows, strategy_policy
 
 NOTES = (
     "heads-up (one punter, the banker); values are the punter's net chips per unit of initial stake",
@@ -191,17 +191,6 @@ def punter_best_response(banker: Policy, rules: Rules | str = "shoot",
     if own_cards_only(banker):
         return _solve(two_hand_rules(rules), banker, solutions).expected_return
     return punter_response_to(banker, rules, solutions).value
-
-
-def check_punter_response_rules(rules: Rules) -> None:
-    """The punter's best response bets no Shoot: refuse rules whose Shoot bets come after the deal starts
-    (``pair_value`` and ``banker_best_response`` take them; the punter's side is issue 38's)."""
-    check_rules(rules)
-    later = [p for p in rules.shoot_bet_points if p != "before_deal"] if rules.shoot else []
-    if later:
-        raise NotImplementedError(f"heads-up game of rules {rules.name!r}: the punter's best response with Shoot "
-                                  f"bets at {later} is not modelled (the pair's value and the banker's best "
-                                  "response are)")
 
 
 def punter_response_to(banker: Policy, rules: Rules | str = "shoot", solutions: Solutions | None = None

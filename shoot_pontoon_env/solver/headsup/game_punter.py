@@ -154,6 +154,17 @@ def check_rules(rules: Rules) -> None:
         raise NotImplementedError(f"heads-up game of rules {rules.name!r}: " + "; ".join(problems))
 
 
+def check_punter_response_rules(rules: Rules) -> None:
+    """The punter's best response bets no Shoot: refuse rules whose Shoot bets come after the deal starts
+    (``pair_value`` and ``banker_best_response`` take them; the punter's side is issue 38's)."""
+    check_rules(rules)
+    later = [p for p in rules.shoot_bet_points if p != "before_deal"] if rules.shoot else []
+    if later:
+        raise NotImplementedError(f"heads-up game of rules {rules.name!r}: the punter's best response with Shoot "
+                                  f"bets at {later} is not modelled (the pair's value and the banker's best "
+                                  "response are)")
+
+
 def shoot_capacity(rules: Rules, shoot: int, hands) -> int:
     """``Table.shoot_capacity``: the Shoot less the Shoot bets of unsettled hands, within
     ``max_shoot_bet``, at least 0 (``hands``: engine hands or hand views)."""
