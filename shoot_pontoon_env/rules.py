@@ -7,6 +7,7 @@ it; nothing else hard-codes a rule. ``docs/RULES.md`` maps each seed rule to a f
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -39,12 +40,20 @@ and two short packs kept as research variants (docs/RULES.md), small enough for 
 the 32-card piquet pack (sevens up) and the 24-card euchre pack (nines up)."""
 
 
+@functools.lru_cache(maxsize=None)
 def pack_value_counts(pack: str) -> tuple[int, ...]:
-    """Cards of each value 1 (the ace) .. 10 in one pack of ``PACKS[pack]``."""
+    """Cards of each value 1 (the ace) .. 10 in one pack of ``PACKS[pack]`` (cached: the solver asks at
+    every card it deals)."""
     counts = [0] * 10
     for rank in PACKS[pack]:
         counts[min(RANKS.index(rank), 9)] += len(SUITS)
     return tuple(counts)
+
+
+@functools.lru_cache(maxsize=None)
+def cards_of_pack(pack: str) -> tuple[int, ...]:
+    """One pack's card ints in pack order (rank by rank, each in the four suits)."""
+    return tuple(RANKS.index(rank) * len(SUITS) + suit for rank in PACKS[pack] for suit in range(len(SUITS)))
 
 
 class RulesError(ValueError):
@@ -324,14 +333,9 @@ class Rules:
         return held + 1
 
     @property
-    def pack_ranks(self) -> tuple[int, ...]:
-        """The rank indices (0 for the ace .. 12 for the king) the pack holds."""
-        return tuple(RANKS.index(rank) for rank in PACKS[self.pack])
-
-    @property
     def pack_cards(self) -> tuple[int, ...]:
         """One pack's card ints in pack order (rank by rank, each in the four suits)."""
-        return tuple(rank * len(SUITS) + suit for rank in self.pack_ranks for suit in range(len(SUITS)))
+        return cards_of_pack(self.pack)
 
     @property
     def shoe_size(self) -> int:

@@ -256,6 +256,8 @@ class _Mirror:
         self.max_hands = min(rules.max_split_hands, 2)
         """Resplits are not modelled (see the module doc): a box has at most two hands."""
         self.rank_matters = rules.split_match == "rank" and self.max_hands >= 2
+        self.held = [v for v in range(NUM_VALUES) if rules.value_counts[v]]
+        """The values the pack holds (a short pack lacks some)."""
         self.last_hand = 1 << 30
         """Play stops after this hand (a split box plays one hand's tree at a time)."""
         self.splits: list[tuple[int, np.ndarray, np.ndarray]] = []
@@ -308,9 +310,7 @@ class _Mirror:
         to hand ``index``: (hands after, rank-branch chance, (pair-rank tens, other tens) known).
         ``pair_card``: the card this one must match to be split (None: no split check follows)."""
         decks = self.rules.num_decks
-        for v in range(NUM_VALUES):
-            if not self.rules.value_counts[v]:  # a short pack lacks this value
-                continue
+        for v in self.held:
             if v == TEN and self.rank_matters and pair_card is not None and value_index(pair_card) == TEN:
                 same, other = ranks
                 p_same = (4 * decks - same) / (16 * decks - same - other)
@@ -556,7 +556,7 @@ def punter_rows(rules: Rules, policy: PunterPolicy) -> PunterRows:
     peek_counts = np.zeros((NUM_VALUES * NUM_VALUES, NUM_VALUES), dtype=np.int64)
     peek_payoff = np.zeros(NUM_VALUES * NUM_VALUES)
     g_peek, h_peek = mirror.g[False]
-    held = [v for v in range(NUM_VALUES) if rules.value_counts[v]]
+    held = mirror.held
     for first in held:
         card = _PAIR_TEN if first == TEN and mirror.rank_matters else card_of(first)
         total = bet + _second_card_bet(rules, policy, Hand(seat=PUNTER_SEAT, box=0, original_stake=stake, stake=stake,
