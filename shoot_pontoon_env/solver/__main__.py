@@ -28,6 +28,7 @@ from ..cli import Parser, UsageError, float_in, int_in, run, strict_json
 from ..rules import MAX_DRAWS, PRESETS, SHOOT_BET_POINTS, get_rules
 from ..players.strategies import StandOnBanker
 from .pack_option import add_pack_argument, with_pack
+from .shoot_bet_options import add_shoot_bet_arguments, shoot_points, with_shoot_bets
 from .shoot import ShootAnalysis
 from .solution import Solution
 from .solve import solve
@@ -121,14 +122,6 @@ def _shoot_text(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _shoot_points(text: str) -> tuple[str, ...]:
-    points = tuple(p.strip() for p in text.split(",") if p.strip())
-    if not points or any(p not in SHOOT_BET_POINTS for p in points) or len(set(points)) != len(points):
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a comma-separated list of distinct betting points from {SHOOT_BET_POINTS}")
-    return points
-
-
 def build_parser() -> Parser:
     parser = Parser(prog="python -m shoot_pontoon_env.solver", description=__doc__,
                     formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -142,7 +135,7 @@ def build_parser() -> Parser:
     parser.add_argument("--shoot-ratio", type=float_in(0.0, 1000.0, above_low=True), default=None,
                         help="analyse Shoot bets of this many original stakes, above 0 and <= 1000 "
                              "(Shoot rules only)")
-    parser.add_argument("--shoot-points", type=_shoot_points, default=None,
+    parser.add_argument("--shoot-points", type=shoot_points, default=None,
                         help=f"comma-separated betting points for the Shoot analysis, from {SHOOT_BET_POINTS} "
                              "(default: all three); only with --shoot-ratio")
     return parser
@@ -180,13 +173,15 @@ def build_exploitability_parser() -> Parser:
     add_pack_argument(parser)
     parser.add_argument("--max-buys", type=int_in(0, MAX_DRAWS), default=None,
                         help=f"buys per hand, 0..{MAX_DRAWS} (default: the rules')")
+    add_shoot_bet_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
-def exploitability_player(option: str, spec: str, rules) -> Any:
+def exploitability_player(option: str, spec: str, rules, shoot_bets: bool = False) -> Any:
     """The player ``--punter`` or ``--banker`` names, by the package's one resolver
-    (``models.resolve.make_policy``): a strategy, ``optimal`` (the heads-up game's: no Shoot bets), or
+    (``models.resolve.make_policy``): a strategy, ``optimal`` (the heads-up game's: no Shoot bets, or with
+    ``shoot_bets`` the solver's Shoot bets for the posted Shoot), or
     a trained model seated heads-up as ``play`` seats one (read by the safe loader), for the role the
     option names; a model trained for the other role, and ``random``, are refused in one line."""
     from ..models.resolve import RoleMismatch, make_policy
@@ -198,7 +193,7 @@ def exploitability_player(option: str, spec: str, rules) -> Any:
     label, role = f"argument {option}", option.removeprefix("--")
     try:
         return make_policy(spec, rules=rules, num_players=2, starting_chips=STARTING_CHIPS, role=role,
-                           shoot_bet_levels=(), label=label)
+                           shoot_bet_levels=None if shoot_bets else (), label=label)
     except RoleMismatch as error:
         other = f"--{error.own}" if error.own else "neither option"
         raise UsageError(f"argument {option}: {spec!r} is a trained {error.own or 'model of neither role'}: "
@@ -215,11 +210,13 @@ def exploitability_main(argv: list[str]) -> int:
     rules = with_pack(get_rules(args.rules), args.pack)
     if args.max_buys is not None:
         rules = rules.replace(max_buys=args.max_buys, name=f"{rules.name}-max_buys{args.max_buys}")
-    players = [exploitability_player(option, spec, rules)
+    rules = with_shoot_bets(rules, args)
+    players = [exploitability_player(option, spec, rules, args.shoot_bets)
                for option, spec in (("--punter", args.punter), ("--banker", args.banker))]
     solutions: dict = {}  # one solve per game, shared with the punter's best response
     try:
-        result = exploitability(players[0], players[1], rules, solutions, Progress("exploitability"))
+        result = exploitability(players[0], players[1], rules, solutions, Progress("exploitability"),
+                                args.shoot_bets)
     except NotImplementedError as error:
         raise UsageError(str(error)) from None
     out = result.to_dict()
@@ -233,6 +230,9 @@ def exploitability_main(argv: list[str]) -> int:
 
     print(f"Rules {rules.name!r}, heads-up: punter {args.punter}, banker {args.banker} "
           "(per unit of initial stake)")
+    if args.shoot_bets:
+        print(f"  Shoot bets at {', '.join(rules.shoot_bet_points)}; a Shoot of {rules.initial_shoot}, "
+              f"one bet at most {rules.max_shoot_bet or 'the Shoot'}")
     print(f"  pair value (punter):                {result.pair_value:+.6f}")
     print(f"  against the banker's best response: {result.banker_best_response:+.6f} "
           f"(banker gains {signed(result.banker_gain)})")

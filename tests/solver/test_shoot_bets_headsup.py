@@ -2,7 +2,8 @@
 take the bets before the deal, before the second card and before the fourth, so the pair's value and the
 banker's best response (a banker who sees each Shoot bet riding) are exact, and the engine agrees.
 
-The punter's best response with these bets is not built: ``exploitability`` refuses such rules by name.
+Without ``shoot_bets`` the punter's best response bets no Shoot, and ``exploitability`` refuses such rules by
+name; with them it bets (tests/solver/test_shoot_bets_punter.py).
 """
 
 from __future__ import annotations
@@ -84,11 +85,13 @@ def test_the_banker_best_response_with_shoot_bets_riding_beats_stand17_paired() 
 
 
 def test_what_is_not_modelled_is_refused_by_name() -> None:
-    with pytest.raises(NotImplementedError, match=r"the punter's best response with Shoot bets at "
-                                                  r"\['before_second_card', 'before_fourth_card'\] is not modelled"):
+    with pytest.raises(NotImplementedError, match=r"the punter's best response without Shoot bets does not "
+                                                  r"model the points \['before_second_card', 'before_fourth_card'\]"):
         exploitability("tips", "stand17", BETS)
-    with pytest.raises(NotImplementedError, match="the punter's best response with Shoot bets"):
+    with pytest.raises(NotImplementedError, match="the punter's best response without Shoot bets"):
         punter_best_response(make_strategy("shoot_aware"), BETS)
+    with pytest.raises(NotImplementedError, match="Shoot bets asked for, but the rules have no Shoot betting point"):
+        punter_best_response(make_strategy("stand17"), SHOOT.replace(shoot_bet_points=()), shoot_bets=True)
     with pytest.raises(NotImplementedError, match="before the fourth card is modelled without splits only"):
         check_rules(SHOOT.replace(shoot_bet_points=SHOOT_BET_POINTS))
     check_rules(SHOOT.replace(shoot_bet_points=("before_deal", "before_second_card")))  # splits and all

@@ -38,13 +38,13 @@ import numpy as np
 from ...actions import Action, ActionKind
 from ...engine.view import HandView, SeatView
 from ...rules import Rules
-from ...players.policy import Policy
+from ...players.policy import Policy, nearest_amount
 from .banker_views import Decisions
 from ..dealer import PONTOON
 from .game_banker import BankerSpace, JointChance, banker_space
 from .game_punter import HandKey, Observation, check_punter_response_rules, split_observation, value_index
 from ..payoff import payoff_matrices, punter_class
-from .punter_tree import PunterTree, best_actions, counts_total, row_values
+from .punter_tree import PunterTree, best_actions, counts_total, offer_key, row_values, state_key
 from ..space import ACE, NUM_VALUES, TEN
 from .split_response import split_column, split_response
 
@@ -78,6 +78,17 @@ class PunterResponse:
     split_values: tuple[float, ...] = ()
     """Per pair value (index): its split box, both hands played best, joint with the pair being dealt
     (``split_response.SplitResponse.value``); empty where the rules allow no split."""
+    shoot_bets: bool = False
+    """Whether the response bets the Shoot (``punter_response``'s ``totals``); the fields below are
+    its bets, and ``splits``, ``split_choice`` and ``split_values`` are of a box with no bet riding."""
+    deal_bet: int = 0
+    """The Shoot bet before the deal."""
+    second_card_bets: dict[int, int] = field(default_factory=dict)
+    """First card's value (index) -> the Shoot bet before the second card."""
+    splits_by_bet: frozenset[tuple[int, int]] = frozenset()
+    """(pair value, Shoot bet riding) of the dealt pairs split."""
+    split_choice_by_bet: dict[int, dict[tuple, Action]] = field(default_factory=dict)
+    """The Shoot bet riding on the box -> ``split_choice`` of its split hands."""
 
 
 def _hand_state(hand: HandView) -> tuple[tuple[int, ...], int, int, tuple[int, ...]]:
@@ -90,8 +101,10 @@ def _hand_state(hand: HandView) -> tuple[tuple[int, ...], int, int, tuple[int, .
 
 
 class ResponsePunter(Policy):
-    """Plays a :class:`PunterResponse` at an engine table: its stake, no Shoot bets; it splits the
-    pairs the response splits (never a split hand again: at most two hands a box)."""
+    """Plays a :class:`PunterResponse` at an engine table: its stake and its Shoot bets (none where it
+    bets none; an amount above the engine's capacity, which a Shoot smaller than the model's can
+    give, is cut to it); it splits the pairs the response splits (never a split hand again: at most
+    two hands a box)."""
 
     name = "best_response_punter"
 
@@ -103,76 +116,156 @@ class ResponsePunter(Policy):
             return Action(ActionKind.STAKE, 0)
         return Action(ActionKind.STAKE, self.response.stake)
 
+    def shoot_bet(self, view: SeatView, rng: np.random.Generator) -> Action:
+        response, hand = self.response, view.current_hand
+        if not response.shoot_bets or hand is None:
+            return Action(ActionKind.SHOOT_BET, 0)
+        if view.shoot_bet_point == "before_deal":
+            amount = response.deal_bet
+        elif view.shoot_bet_point == "before_second_card":
+            amount = response.second_card_bets.get(value_index(hand.cards[0]), 0)
+        else:  # before the fourth card
+            amount = response.choice[offer_key(state_key(_hand_state(hand), hand.shoot_bet))].amount
+        return nearest_amount(view, ActionKind.SHOOT_BET, amount)
+
     def punter_play(self, view: SeatView, rng: np.random.Generator) -> Action:
         hand = view.current_hand
         assert hand is not None
         state = _hand_state(hand)
+        response = self.response
         if hand.from_split:
-            return self.response.split_choice[(value_index(hand.cards[0]), *state)]
+            box_bet = sum(h.shoot_bet for h in view.hands if h.seat == hand.seat)  # one box a seat
+            choice = response.split_choice_by_bet[box_bet] if response.shoot_bets else response.split_choice
+            return choice[(value_index(hand.cards[0]), *state_key(state, hand.shoot_bet))]
         hidden = state[0]
-        if (len(hand.cards) == 2 and max(hidden) == 2 and hidden.index(2) in self.response.splits
+        splits = {a for a, bet in response.splits_by_bet if bet == hand.shoot_bet} if response.shoot_bets \
+            else response.splits
+        if (len(hand.cards) == 2 and max(hidden) == 2 and hidden.index(2) in splits
                 and any(m.kind == ActionKind.SPLIT for m in view.legal)):
             return Action(ActionKind.SPLIT)
-        return self.response.choice[state]
+        return response.choice[state_key(state, hand.shoot_bet)]
 
 
-def punter_response(rules: Rules, draws_for: BankerDecisions, space: BankerSpace | None = None
-                    ) -> PunterResponse:
-    """The punter's best response (see the module doc) to the banker ``draws_for`` describes."""
+def punter_response(rules: Rules, draws_for: BankerDecisions, space: BankerSpace | None = None,
+                    totals: tuple[int, ...] | None = None) -> PunterResponse:
+    """The punter's best response (see the module doc) to the banker ``draws_for`` describes.
+
+    ``totals``: None, no Shoot bets (the restriction the module doc states); else the punter bets the
+    Shoot at every betting point of ``rules``, bringing the bet riding on its hand to one of these
+    totals, or raising it by all the Shoot has room for (``PunterTree.raises``;
+    ``shoot_totals.bet_totals`` gives the totals at which this is the best over every amount)."""
     begin = time.perf_counter()
-    check_punter_response_rules(rules)
+    betting = totals is not None
+    check_punter_response_rules(rules, shoot_bets=betting)
     if rules.buy_after_twist:
         raise NotImplementedError("the punter's best response is modelled with no buy after a twist")
     space = space or banker_space(rules)
     joint = JointChance.of(rules)
     stake = min(max(rules.base_stake, rules.min_stake), rules.max_stake)
-    tree = PunterTree(rules, stake)
-    starts: list[tuple[float, tuple[bool, int], tuple[int, ...], int | None]] = []
-    for a in range(NUM_VALUES):
-        for b in range(a, NUM_VALUES):
-            hidden = tuple((v == a) + (v == b) for v in range(NUM_VALUES))
-            orders = 1.0 if a == b else 2.0
-            pair = a if a == b else None
-            if {a, b} == {ACE, TEN}:
-                key = (HandKey(tuple(sorted((a, b))), hidden=0, stake=stake, original_stake=stake),)
-                g = tree.g[punter_class(21, 2, True)]
-                starts.append((orders, tree.row(key, hidden, g), hidden, pair))
-            else:
-                starts.append((orders, tree.build(hidden, stake, 0, ()), hidden, pair))
+    tree = PunterTree(rules, stake, totals or ())
+    points = rules.shoot_bet_points if betting and rules.shoot else ()
+    deal_bets = tree.raises(0) if "before_deal" in points else [0]
+    second = {b: tree.raises(b) if "before_second_card" in points else [0] for b in deal_bets}
+    riding = sorted({b + a for b, amounts in second.items() for a in amounts})
+    """Every bet riding on the hand as it is dealt (after the bets before the deal and the second card)."""
+    starts = [_start(tree, a, b, bet) for bet in riding for a in range(NUM_VALUES) for b in range(a, NUM_VALUES)]
     observations = sorted(tree.obs, key=tree.obs.get)
     live = [o[0][0] != "bust" for o in observations]
     splitting = rules.max_split_hands >= 2
-    if splitting:  # the banker facing a split box: the last column
-        observations.append(split_observation(stake))
-        live.append(True)
+    if splitting:  # the banker facing a split box of each bet: the last columns
+        observations += [split_observation(stake, bet) for bet in riding]
+        live += [True] * len(riding)
     draws = draws_for(observations, np.array(live))
     n_obs = len(tree.obs)
     rows = row_values(tree, {m: d[:, :n_obs] for m, d in draws.items()}, space, joint)
     value_of, choice = best_actions(tree, rows)
-    split = split_response(rules, stake, split_column(draws, n_obs), space, joint) if splitting else None
-    total = plain = 0.0
+    split = {bet: split_response(rules, stake, split_column(draws, n_obs + j), space, joint, bet)
+             for j, bet in enumerate(riding)} if splitting else {}
+    peek = _peek_values(rules, tree, space, joint)
+    dealt: dict[tuple[int, int, int], tuple[float, float]] = {}
+    """(first, second, bet) -> the ordered start's value without and with its pair's split option."""
     splits = set()
-    for orders, (is_row, i), _, pair in starts:
+    for (a, b, bet), (is_row, i) in zip(((a, b, bet) for bet in riding for a in range(NUM_VALUES)
+                                          for b in range(a, NUM_VALUES)), starts):
         value = rows[i] if is_row else value_of[i]
-        plain += orders * value
-        if split is not None and pair is not None and split.value[pair] > value:
-            splits.add(pair)
-            value += split.same_rank[pair] * (split.value[pair] - value)
-        total += orders * value
-    # a banker's Pontoon at the peek: every start loses as the payoff table says
-    peek = 0.0
-    if rules.banker_peek:
-        g, _ = payoff_matrices(rules, False)
-        for orders, _, hidden, _ in starts:
-            pair_values = [v for v, c in enumerate(hidden) for _ in range(c)]
-            pontoon = set(pair_values) == {ACE, TEN}
+        best = value
+        if bet in split and a == b and split[bet].value[a] > value:
+            splits.add((a, bet))
+            best = value + split[bet].same_rank[a] * (split[bet].value[a] - value)
+        lost = peek[a, b, 0] + peek[a, b, 1] * bet / stake
+        dealt[a, b, bet] = dealt[b, a, bet] = (value + lost, best + lost)
+    plain, _, _ = _best_bets(dealt, second, 0)
+    total, deal_bet, second_bets = _best_bets(dealt, second, 1)
+    return PunterResponse(
+        float(total), stake, len(tree.nodes), len(observations), time.perf_counter() - begin, choice,
+        frozenset(a for a, bet in splits if bet == 0), split[0].choice if split else {},
+        sum(r.states for r in split.values()), value_without_splits=float(plain),
+        split_values=tuple(split[0].value.tolist()) if split else (), shoot_bets=betting, deal_bet=deal_bet,
+        second_card_bets=second_bets, splits_by_bet=frozenset(splits),
+        split_choice_by_bet={bet: r.choice for bet, r in split.items()})
+
+
+def box_observations(rules: Rules) -> tuple[list[Observation], np.ndarray]:
+    """Every observation the banker may meet of the punter's box with no Shoot bet (the best response's
+    tree and split box), and which have a live hand: what ``shoot_totals.probed_change_points`` asks
+    the banker facing at every total."""
+    stake = min(max(rules.base_stake, rules.min_stake), rules.max_stake)
+    tree = PunterTree(rules, stake)
+    for a in range(NUM_VALUES):
+        for b in range(a, NUM_VALUES):
+            _start(tree, a, b, 0)
+    observations = sorted(tree.obs, key=tree.obs.get)
+    if rules.max_split_hands >= 2:
+        observations.append(split_observation(stake))
+    return observations, np.array([o[0][0] != "bust" for o in observations])
+
+
+def _start(tree: PunterTree, a: int, b: int, bet: int) -> tuple[bool, int]:
+    """The state (or, for a Pontoon, the finished hand) of a start of values ``a`` and ``b`` with
+    ``bet`` riding on it."""
+    hidden = tuple((v == a) + (v == b) for v in range(NUM_VALUES))
+    if {a, b} == {ACE, TEN}:
+        key = (HandKey(tuple(sorted((a, b))), hidden=0, stake=tree.stake, original_stake=tree.stake,
+                       shoot_bet=bet),)
+        cls = punter_class(21, 2, True)
+        return tree.row(key, hidden, tree.g[cls] + tree.h[cls] * bet / tree.stake)
+    return tree.build(hidden, tree.stake, 0, (), bet)
+
+
+def _peek_values(rules: Rules, tree: PunterTree, space: BankerSpace, joint: JointChance) -> np.ndarray:
+    """(10, 10, 2): per ordered start, what a banker's Pontoon at the peek takes from it, joint with its
+    chance: the stake part per unit stake and the Shoot part per chip of Shoot bet (0 without a peek)."""
+    out = np.zeros((NUM_VALUES, NUM_VALUES, 2))
+    if not rules.banker_peek:
+        return out
+    for a in range(NUM_VALUES):
+        for b in range(NUM_VALUES):
+            hidden = tuple((v == a) + (v == b) for v in range(NUM_VALUES))
+            pontoon = {a, b} == {ACE, TEN}
             cls = punter_class(21 if pontoon else counts_total(hidden)[0], 2, pontoon)
             chance = joint.chance(np.array([hidden]), space.pontoon_start[None, :])[0, 0]
-            peek += orders * space.pontoon_orders * chance * g[cls, PONTOON]
-    return PunterResponse(
-        float(total + peek), stake, len(tree.nodes), len(observations), time.perf_counter() - begin, choice,
-        frozenset(splits), split.choice if split else {}, split.states if split else 0,
-        value_without_splits=float(plain + peek), split_values=tuple(split.value.tolist()) if split else ())
+            out[a, b] = space.pontoon_orders * chance * np.array([tree.g[cls, PONTOON], tree.h[cls, PONTOON]])
+    return out
 
 
-__all__ = ["BankerDecisions", "PunterResponse", "ResponsePunter", "punter_response"]
+def _best_bets(dealt: dict[tuple[int, int, int], tuple[float, float]], second: dict[int, list[int]],
+               which: int) -> tuple[float, int, dict[int, int]]:
+    """The best Shoot bets before the deal and before the second card (by the first card's value),
+    given each ordered start's value at each bet riding (``which``: 0 without splits, 1 with): the
+    value, the bet before the deal, and the bet before the second card by the first card (the least
+    amount on ties)."""
+    best: tuple[float, int, dict[int, int]] | None = None
+    for bet, amounts in second.items():  # ascending
+        value, by_first = 0.0, {}
+        for a in range(NUM_VALUES):
+            sums = [sum(dealt[a, b, bet + extra][which] for b in range(NUM_VALUES)) for extra in amounts]
+            k = int(np.argmax(sums))
+            value += sums[k]
+            by_first[a] = amounts[k]
+        if best is None or value > best[0]:
+            best = (value, bet, by_first)
+    assert best is not None
+    return best
+
+
+__all__ = ["BankerDecisions", "PunterResponse", "ResponsePunter", "box_observations", "punter_response"]

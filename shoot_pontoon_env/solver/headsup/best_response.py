@@ -73,9 +73,10 @@ from ...players.policy import Policy
 from ...players.strategies import is_strategy_name, make_strategy
 from .banker_views import observation_draws, strategy_draws
 from .best_banker import BankerResult, ResponseBanker, evaluate
-from .best_punter import PunterResponse, ResponsePunter, punter_response
+from .best_punter import PunterResponse, ResponsePunter, box_observations, punter_response
 from ..dealer import own_cards_only, strategy_rule
 from .game_banker import banker_space
+from .shoot_totals import bet_totals, change_points, probed_change_points
 from .game_punter import PunterPolicy, PunterRows, check_punter_response_rules, punter_rows, strategy_policy
 
 NOTES = (
@@ -87,6 +88,11 @@ NOTES = (
     "that draws on its own cards; against one that reads the table, the exact best response at the base "
     "stake without Shoot bets, each split hand deciding on its own cards and its pair",
 )
+
+
+SHOOT_BET_NOTE = ("with Shoot bets: the punter's best response bets the Shoot at every betting point of the rules, "
+                  "any amount (shoot_totals: exact over every amount), the first split hand keeping the box's "
+                  "bet; the banker sees the bet riding on the box")
 
 
 def two_hand_rules(rules: Rules) -> Rules:
@@ -182,44 +188,56 @@ def pair_value(punter: Policy | PunterPolicy | PunterRows, banker: Policy, rules
 
 
 def punter_best_response(banker: Policy, rules: Rules | str = "shoot",
-                         solutions: Solutions | None = None) -> float:
+                         solutions: Solutions | None = None, shoot_bets: bool = False) -> float:
     """The punter's best value against ``banker`` (a rule-based or trained banker), splits included, in
     the game of the pair value and the banker's best response: at most two hands a box
-    (:func:`two_hand_rules`; see the module doc)."""
+    (:func:`two_hand_rules`; see the module doc). ``shoot_bets``: the punter also bets the Shoot at
+    every betting point of ``rules`` (:func:`punter_response_to`)."""
     rules = get_rules(rules)
-    check_punter_response_rules(rules)
-    if own_cards_only(banker):
+    check_punter_response_rules(rules, shoot_bets)
+    if own_cards_only(banker) and not shoot_bets:
         return _solve(two_hand_rules(rules), banker, solutions).expected_return
-    return punter_response_to(banker, rules, solutions).value
+    return punter_response_to(banker, rules, solutions, shoot_bets).value
 
 
-def punter_response_to(banker: Policy, rules: Rules | str = "shoot", solutions: Solutions | None = None
-                       ) -> PunterResponse:
+def punter_response_to(banker: Policy, rules: Rules | str = "shoot", solutions: Solutions | None = None,
+                       shoot_bets: bool = False) -> PunterResponse:
     """The punter's best response (``best_punter``, splits included) to any banker, kept in
     ``solutions`` under the banker (one response per banker across pairs: :func:`kept_response`);
     :class:`ResponsePunter` plays it at an engine table. (:func:`punter_best_response` takes the
-    solver's optimum instead where the banker draws on its own cards: the same value, solved
-    faster.)"""
+    solver's optimum instead where the banker draws on its own cards and no Shoot bet is asked for:
+    the same value, solved faster.) ``shoot_bets``: it bets the Shoot too, at every total where the
+    banker may change its play (``shoot_totals``: exact over every amount)."""
     rules = get_rules(rules)
-    check_punter_response_rules(rules)
+    check_punter_response_rules(rules, shoot_bets)
 
     def solve_it() -> PunterResponse:
         space = banker_space(rules)
-        return punter_response(rules, lambda obs, live: observation_draws(banker, rules, obs, live, space),
-                               space)
+
+        def draws_for(obs, live):
+            return observation_draws(banker, rules, obs, live, space)
+
+        totals = None
+        if shoot_bets:
+            changes = change_points(banker, rules)
+            if changes is None:
+                changes = probed_change_points(rules, draws_for, *box_observations(rules))
+            totals = bet_totals(rules, changes)
+        return punter_response(rules, draws_for, space, totals)
 
     if solutions is None:
         return solve_it()
-    return kept_response(solutions, rules, banker, solve_it)
+    return kept_response(solutions, rules, banker, solve_it, shoot_bets)
 
 
 def kept_response(solutions: Solutions, rules: Rules, banker: Policy,
-                  solve_it: Callable[[], PunterResponse]) -> PunterResponse:
-    """The response kept in ``solutions`` for this banker object and rules, else ``solve_it()``, kept
-    in place of the least recently asked of more than :data:`KEPT_RESPONSES`. An entry holds its
-    banker, so its id stays its own while kept; rules holding an unhashable option are not kept."""
+                  solve_it: Callable[[], PunterResponse], shoot_bets: bool = False) -> PunterResponse:
+    """The response kept in ``solutions`` for this banker object, rules and Shoot bets, else
+    ``solve_it()``, kept in place of the least recently asked of more than :data:`KEPT_RESPONSES`. An
+    entry holds its banker, so its id stays its own while kept; rules holding an unhashable option
+    are not kept."""
     kept = solutions.setdefault(PUNTER_RESPONSES, {})
-    key = (rules, id(banker))
+    key = (rules, id(banker), shoot_bets)
     try:
         entry = kept.pop(key, None)
     except TypeError:
@@ -273,6 +291,8 @@ class Exploitability(PairGains):
     (before, a banker that reads the table got a best response without splits, a lower bound)."""
     seconds: float
     notes: tuple[str, ...] = field(default=NOTES)
+    shoot_bet_points: tuple[str, ...] = ()
+    """The betting points at which the punter's best response bets the Shoot (none: it bets none)."""
 
     def to_dict(self) -> dict:
         return {"rules": self.rules, "punter": self.punter, "banker": self.banker,
@@ -281,6 +301,7 @@ class Exploitability(PairGains):
                 "punter_best_response_value": self.punter_best_response,
                 "punter_best_response_splits": self.punter_best_response_splits,
                 "banker_gain": self.banker_gain, "punter_gain": self.punter_gain,
+                "shoot_bet_points": list(self.shoot_bet_points),
                 "seconds": self.seconds, "notes": list(self.notes)}
 
 
@@ -326,20 +347,23 @@ STAGES = 4
 
 
 def exploitability(punter: str | Policy, banker: str | Policy, rules: Rules | str = "shoot",
-                   solutions: Solutions | None = None, progress: Progress | None = None) -> Exploitability:
+                   solutions: Solutions | None = None, progress: Progress | None = None,
+                   shoot_bets: bool = False) -> Exploitability:
     """Exploitability of the pair (``punter``, ``banker``), each a Policy or a name (:func:`_player`), in
     one game (at most two hands a box; see the module doc). ``solutions``: solves to share;
     each game is solved once. ``progress``: told each of the four stages, and asked to count the
-    players' decisions."""
+    players' decisions. ``shoot_bets``: the punter's best response bets the Shoot at every betting
+    point of ``rules`` (without, it bets none, and rules with points after the deal starts are
+    refused); the pair and the banker's best response take every point of ``rules`` either way."""
     begin = time.perf_counter()
     rules = get_rules(rules)
-    check_punter_response_rules(rules)  # first: it refuses rules it cannot model
+    check_punter_response_rules(rules, shoot_bets)  # first: it refuses rules it cannot model
     solutions = {} if solutions is None else solutions
     p, b = _player(punter, rules, solutions), _player(banker, rules, solutions)
     if progress is not None:
         p, b = progress.asking(p), progress.asking(b)
         progress.stage(1, STAGES, f"the punter's best response to {getattr(b, 'name', 'the banker')}")
-    punter_best = punter_best_response(b, rules, solutions)
+    punter_best = punter_best_response(b, rules, solutions, shoot_bets)
     if progress is not None:
         progress.stage(2, STAGES, f"the punter's box enumerated under {getattr(p, 'name', 'its policy')}")
     rows = _rows(p, rules)
@@ -352,8 +376,10 @@ def exploitability(punter: str | Policy, banker: str | Policy, rules: Rules | st
     pair = evaluate(rows, space, strategy_draws(b, rows, space))
     if progress is not None:
         progress.say(f"done, {progress.asked:,} decisions asked", end=True)
+    notes = NOTES + (SHOOT_BET_NOTE,) if shoot_bets else NOTES
     return Exploitability(rules.name, getattr(p, "name", repr(p)), getattr(b, "name", repr(b)), pair.value,
-                          best.value, punter_best, True, time.perf_counter() - begin)
+                          best.value, punter_best, True, time.perf_counter() - begin, notes,
+                          rules.shoot_bet_points if shoot_bets else ())
 
 
 __all__ = ["Exploitability", "Progress", "PunterResponse", "ResponseBanker", "ResponsePunter",

@@ -91,9 +91,9 @@ class _SortedTree(PunterTree):
     """``punter_tree``'s tree of punter states with the twisted cards kept as a multiset (ascending),
     so that the banker's observation is the flat observation's."""
 
-    def _after(self, hidden: tuple[int, ...], stake: int, buys: int, twists: tuple[int, ...]
+    def _after(self, hidden: tuple[int, ...], stake: int, buys: int, twists: tuple[int, ...], bet: int = 0
                ) -> tuple[bool, int]:
-        return super()._after(hidden, stake, buys, tuple(sorted(twists)))
+        return super()._after(hidden, stake, buys, tuple(sorted(twists)), bet)
 
 
 def info_key(state: tuple) -> tuple:

@@ -154,15 +154,19 @@ def check_rules(rules: Rules) -> None:
         raise NotImplementedError(f"heads-up game of rules {rules.name!r}: " + "; ".join(problems))
 
 
-def check_punter_response_rules(rules: Rules) -> None:
-    """The punter's best response bets no Shoot: refuse rules whose Shoot bets come after the deal starts
-    (``pair_value`` and ``banker_best_response`` take them; the punter's side is issue 38's)."""
+def check_punter_response_rules(rules: Rules, shoot_bets: bool = False) -> None:
+    """Refuse rules the punter's best response does not model. Without ``shoot_bets`` it bets no Shoot,
+    so rules whose Shoot bets come after the deal starts are refused (``pair_value`` and
+    ``banker_best_response`` take them); with them it bets at every point of the rules."""
     check_rules(rules)
     later = [p for p in rules.shoot_bet_points if p != "before_deal"] if rules.shoot else []
-    if later:
-        raise NotImplementedError(f"heads-up game of rules {rules.name!r}: the punter's best response with Shoot "
-                                  f"bets at {later} is not modelled (the pair's value and the banker's best "
-                                  "response are)")
+    if later and not shoot_bets:
+        raise NotImplementedError(f"heads-up game of rules {rules.name!r}: the punter's best response without "
+                                  f"Shoot bets does not model the points {later} (ask for it with Shoot bets: "
+                                  "--shoot-bets)")
+    if shoot_bets and not (rules.shoot and rules.shoot_bet_points):
+        raise NotImplementedError(f"heads-up game of rules {rules.name!r}: Shoot bets asked for, but the rules "
+                                  "have no Shoot betting point")
 
 
 def shoot_capacity(rules: Rules, shoot: int, hands) -> int:

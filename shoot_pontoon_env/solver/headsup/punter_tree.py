@@ -4,7 +4,9 @@ given by its decisions per observation: what ``best_punter`` (the hand as dealt)
 
 A state is the hand's hidden cards (the two dealt and the bought ones, as value counts: their order
 changes nothing that follows), its stake, its buys and its twisted cards in order (the banker sees
-those). A finished hand is a row ``(O, K, W)``: the observation ``O`` the banker meets, the value
+those); where the tree models Shoot bets (``totals``), also the Shoot bet riding on the hand, and a
+hand of three cards meets the bet before the fourth card first, a state of its own whose actions are
+the amounts (:meth:`PunterTree.raises`). A finished hand is a row ``(O, K, W)``: the observation ``O`` the banker meets, the value
 counts ``K`` of the cards dealt (the punter's, and any other card known to be out of the shoe) and
 the payoff ``W`` per banker outcome. Its value against the banker is, with ``n_O(b)`` the ordered
 lines of play by which the banker reaches hand ``b`` and stands there facing ``O``,
@@ -39,9 +41,10 @@ ROW_CHUNK = 1000
 every level), about 18 MB each on the preset)."""
 
 
-def bust_observation(stake: int) -> Observation:
-    """A bust hand of this stake: the banker does not play, so one observation per stake serves."""
-    return (("bust", stake),)
+def bust_observation(stake: int, shoot_bet: int = 0) -> Observation:
+    """A bust hand of this stake (and Shoot bet): the banker does not play, so one observation per
+    stake and bet serves."""
+    return (("bust", stake),) if shoot_bet == 0 else (("bust", stake, shoot_bet),)
 
 
 @lru_cache(maxsize=1 << 18)
@@ -59,13 +62,21 @@ def counts_total(counts: tuple[int, ...]) -> tuple[int, bool]:
 
 
 class PunterTree:
-    """The punter's information states and finished hands (``rows``), built once."""
+    """The punter's information states and finished hands (``rows``), built once.
 
-    def __init__(self, rules: Rules, stake: int) -> None:
+    ``totals``: the Shoot-bet totals the punter may bring its hand to (``shoot_punter.bet_totals``),
+    with a bet offered before the fourth card where the rules have that point; empty (the default):
+    no Shoot bets modelled. A state's key is (hidden, stake, buys, twists), with the bet riding on the
+    hand after them where there is one (:func:`state_key`); an offer's is :func:`offer_key`."""
+
+    def __init__(self, rules: Rules, stake: int, totals: tuple[int, ...] = ()) -> None:
         self.rules = rules
         self.stake = stake
-        self.g, _ = payoff_matrices(rules, False)
-        self.bust_g, _ = bust_payoff(rules)
+        self.totals = tuple(sorted(totals))
+        self.g, self.h = payoff_matrices(rules, False)
+        self.bust_g, self.bust_h = bust_payoff(rules)
+        self.offers = bool(self.totals) and rules.shoot and "before_fourth_card" in rules.shoot_bet_points
+        """Whether a hand of three cards is offered a Shoot bet before its fourth card."""
         self.obs: dict[Observation, int] = {}
         self.rows: dict[tuple[int, tuple[int, ...]], int] = {}
         self.row_payoff: list[np.ndarray] = []
@@ -76,7 +87,13 @@ class PunterTree:
         self.moves: dict[tuple, list[Action]] = {}
         """state -> the action of each entry of ``nodes[state]``."""
         self.reached: dict[tuple, tuple[bool, int]] = {}
-        """(hidden, stake, buys, twists) -> what :meth:`_after` gave (a hand is reached by many lines)."""
+        """(hidden, stake, buys, twists, bet) -> what :meth:`_after` gave (a hand is reached by many lines)."""
+
+    @staticmethod
+    def key(hidden: tuple[int, ...], stake: int, buys: int, twists: tuple[int, ...], bet: int) -> tuple:
+        """A state's key: (hidden, stake, buys, twists), and the Shoot bet riding on the hand where
+        there is one (:func:`state_key`)."""
+        return state_key((hidden, stake, buys, twists), bet)
 
     def row(self, observation: Observation, counts: tuple[int, ...], payoff: np.ndarray) -> tuple[bool, int]:
         o = self.obs.setdefault(observation, len(self.obs))
@@ -86,25 +103,27 @@ class PunterTree:
             self.row_payoff.append(payoff)
         return True, self.rows[key]
 
-    def finished(self, hidden: tuple[int, ...], stake: int, buys: int, twists: tuple[int, ...], bust: bool
-                 ) -> tuple[bool, int]:
+    def finished(self, hidden: tuple[int, ...], stake: int, buys: int, twists: tuple[int, ...], bust: bool,
+                 bet: int = 0) -> tuple[bool, int]:
         """The row of a hand that stands (stuck, a 21 that may not draw, a Five Card Trick) or is bust."""
         counts = hand_counts(hidden, twists)
         ncards = sum(counts)
         total, _ = counts_total(counts)
         unit = self.stake
         if bust:
-            return self.row(bust_observation(stake), counts, np.full(NUM_OUTCOMES, self.bust_g * stake / unit))
+            return self.row(bust_observation(stake, bet), counts,
+                            np.full(NUM_OUTCOMES, (self.bust_g * stake + self.bust_h * bet) / unit))
         shown = ncards >= FIVE_CARDS
         visible = tuple(sorted(v for v, c in enumerate(counts) for _ in range(c))) if shown else twists
         key = HandKey(visible, hidden=0 if shown else 2 + buys, stake=stake, original_stake=self.stake,
-                      buys=buys, twists=len(twists))
-        return self.row((key,), counts, self.g[punter_row(total, ncards, False)] * stake / unit)
+                      shoot_bet=bet, buys=buys, twists=len(twists))
+        cls = punter_row(total, ncards, False)
+        return self.row((key,), counts, (self.g[cls] * stake + self.h[cls] * bet) / unit)
 
-    def build(self, hidden: tuple[int, ...], stake: int, buys: int, twists: tuple[int, ...]
+    def build(self, hidden: tuple[int, ...], stake: int, buys: int, twists: tuple[int, ...], bet: int = 0
               ) -> tuple[bool, int]:
         """The state of a hand that decides now (its children built first)."""
-        key = (hidden, stake, buys, twists)
+        key = self.key(hidden, stake, buys, twists, bet)
         if key in self.nodes:
             return False, self.index[key]
         rules = self.rules
@@ -114,40 +133,69 @@ class PunterTree:
         actions: list[list[tuple[bool, int]]] = []
         moves: list[Action] = []
         if total >= rules.stick_minimum:
-            actions.append([self.finished(hidden, stake, buys, twists, False)])
+            actions.append([self.finished(hidden, stake, buys, twists, False, bet)])
             moves.append(Action(ActionKind.STICK))
         if ncards < FIVE_CARDS and rules.may_draw_on(total, soft):
-            actions.append([self._after(hidden, stake, buys, twists + (v,)) for v in range(NUM_VALUES)])
+            actions.append([self._after(hidden, stake, buys, twists + (v,), bet) for v in range(NUM_VALUES)])
             moves.append(Action(ActionKind.TWIST))
             low, high = self._buy_range(stake, buys, twists)
             bought = [tuple(h + (v == u) for u, h in enumerate(hidden)) for v in range(NUM_VALUES)]
             for amount in range(low, high + 1):
-                actions.append([self._after(cards, stake + amount, buys + 1, twists) for cards in bought])
+                actions.append([self._after(cards, stake + amount, buys + 1, twists, bet) for cards in bought])
                 moves.append(Action(ActionKind.BUY, amount))
         if not actions:  # cannot happen: a hand that may not draw stands on 15 or more
             raise AssertionError(f"no legal action at {key}")
+        return self._node(key, actions, moves)
+
+    def _node(self, key: tuple, actions: list[list[tuple[bool, int]]], moves: list[Action]) -> tuple[bool, int]:
         self.nodes[key] = actions
         self.moves[key] = moves
         self.index[key] = len(self.index)
         self.order.append(key)
         return False, self.index[key]
 
-    def _after(self, hidden: tuple[int, ...], stake: int, buys: int, twists: tuple[int, ...]
+    def _after(self, hidden: tuple[int, ...], stake: int, buys: int, twists: tuple[int, ...], bet: int = 0
                ) -> tuple[bool, int]:
-        """``Table._after_card``: bust, Five Card Trick, or a decision."""
-        key = (hidden, stake, buys, twists)
+        """``Table._after_card``: bust, Five Card Trick, the Shoot bet before the fourth card, or a
+        decision."""
+        key = (hidden, stake, buys, twists, bet)
         node = self.reached.get(key)
         if node is None:
             counts = hand_counts(hidden, twists)
             total, _ = counts_total(counts)
             if total > 21:
-                node = self.finished(hidden, stake, buys, twists, True)
+                node = self.finished(hidden, stake, buys, twists, True, bet)
             elif sum(counts) >= FIVE_CARDS or self.stands(counts):
-                node = self.finished(hidden, stake, buys, twists, False)
+                node = self.finished(hidden, stake, buys, twists, False, bet)
+            elif self.offers and sum(counts) == 3 and self.capacity(bet) > 0:
+                node = self._offer(hidden, stake, buys, twists, bet)
             else:
-                node = self.build(hidden, stake, buys, twists)
+                node = self.build(hidden, stake, buys, twists, bet)
             self.reached[key] = node
         return node
+
+    def _offer(self, hidden: tuple[int, ...], stake: int, buys: int, twists: tuple[int, ...], bet: int
+               ) -> tuple[bool, int]:
+        """``Table._fourth_card_bet_due``: the Shoot bet offered to a hand of three cards, each amount
+        of :meth:`raises` an action (the least first, so ties keep the smaller bet)."""
+        amounts = self.raises(bet)
+        actions = [[self.build(hidden, stake, buys, twists, bet + a)] for a in amounts]
+        return self._node(offer_key(self.key(hidden, stake, buys, twists, bet)), actions,
+                          [Action(ActionKind.SHOOT_BET, a) for a in amounts])
+
+    def capacity(self, bet: int) -> int:
+        """``Table.shoot_capacity`` with this bet riding on the punter's one hand: the Shoot of
+        ``initial_shoot`` less the bet, within ``max_shoot_bet``."""
+        room = self.rules.initial_shoot - bet
+        if self.rules.max_shoot_bet is not None:
+            room = min(room, self.rules.max_shoot_bet)
+        return max(room, 0)
+
+    def raises(self, bet: int) -> list[int]:
+        """The Shoot bets the tree offers a hand with ``bet`` riding: nothing, the whole capacity, and
+        every amount bringing the total to one of ``totals`` within it (ascending)."""
+        cap = self.capacity(bet)
+        return sorted({0, cap} | {t - bet for t in self.totals if bet < t <= bet + cap})
 
     def stands(self, counts: tuple[int, ...]) -> bool:
         """A hand of these cards that stands as dealt, before five cards (none here: a dealt Pontoon
@@ -157,6 +205,17 @@ class PunterTree:
     def _buy_range(self, stake: int, buys: int, twists: tuple[int, ...]) -> tuple[int, int]:
         """``Table``'s buy range for a hand of this stake, buys and twists (fewer than five cards)."""
         return buy_range(self.rules, 0, buys, len(twists), self.stake, stake)
+
+
+def state_key(state: tuple, bet: int) -> tuple:
+    """A state (hidden, stake, buys, twists) with ``bet`` riding on its hand, as trees key it: the
+    Shoot bet appended where it is not 0 (so a tree without Shoot bets keys its states as before)."""
+    return (*state, bet) if bet else state
+
+
+def offer_key(state: tuple) -> tuple:
+    """The key of the Shoot bet offered before the fourth card to the hand of state key ``state``."""
+    return (*state, "offer")
 
 
 def row_values(tree: PunterTree, draws: Decisions, space: BankerSpace, joint: JointChance) -> np.ndarray:
@@ -230,4 +289,5 @@ def best_actions(tree: PunterTree, rows: np.ndarray) -> tuple[dict[int, float], 
     return value_of, choice
 
 
-__all__ = ["PunterTree", "best_actions", "bust_observation", "counts_total", "hand_counts", "row_values"]
+__all__ = ["PunterTree", "best_actions", "bust_observation", "counts_total", "hand_counts", "offer_key", "row_values",
+           "state_key"]

@@ -47,16 +47,17 @@ class SplitHandTree(PunterTree):
         super().__init__(rules, stake)
         self.pair = pair
         if rows_of is None:
-            self.g = payoff_matrices(rules, True)[0]
-            self.payoffs: dict[tuple[int, int], np.ndarray] = {}
+            self.g, self.h = payoff_matrices(rules, True)
+            self.payoffs: dict[tuple[int, int, int], np.ndarray] = {}
         else:  # one registry of rows for all pairs (a row's value: its cards and payoff)
             self.obs, self.rows, self.row_payoff = rows_of.obs, rows_of.rows, rows_of.row_payoff
-            self.g, self.payoffs = rows_of.g, rows_of.payoffs
+            self.g, self.h, self.payoffs = rows_of.g, rows_of.h, rows_of.payoffs
 
-    def finished(self, hidden: tuple[int, ...], stake: int, buys: int, twists: tuple[int, ...], bust: bool
-                 ) -> tuple[bool, int]:
-        """A row keyed by the cards dealt and the hand's stake and class (its payoff): every row faces
-        the banker's one rule facing a split box, so equal keys are worth the same, whatever the pair."""
+    def finished(self, hidden: tuple[int, ...], stake: int, buys: int, twists: tuple[int, ...], bust: bool,
+                 bet: int = 0) -> tuple[bool, int]:
+        """A row keyed by the cards dealt and the hand's stake, Shoot bet and class (its payoff): every
+        row faces the banker's one rule facing a split box, so equal keys are worth the same, whatever
+        the pair."""
         counts = hand_counts(hidden, twists)
         p = self.pair
         dealt = counts[:p] + (counts[p] + 1,) + counts[p + 1:]  # the other pair card is out of the shoe
@@ -66,11 +67,14 @@ class SplitHandTree(PunterTree):
             total, _ = counts_total(counts)
             cls = punter_class(total, sum(counts), self._pontoon(counts))
             row = punter_row(total, sum(counts), self._pontoon(counts))
-        payoff = self.payoffs.get((row, stake))
+        payoff = self.payoffs.get((row, stake, bet))
         if payoff is None:
-            payoff = np.full(NUM_OUTCOMES, float(self.bust_g)) if bust else self.g[row].copy()
-            payoff = self.payoffs[(row, stake)] = payoff * stake / self.stake
-        return self.row(("split hand", stake, cls), dealt, payoff)
+            if bust:
+                payoff = np.full(NUM_OUTCOMES, float(self.bust_g * stake + self.bust_h * bet))
+            else:
+                payoff = self.g[row] * stake + self.h[row] * bet
+            payoff = self.payoffs[(row, stake, bet)] = payoff / self.stake
+        return self.row(("split hand", stake, cls) + ((bet,) if bet else ()), dealt, payoff)
 
     def stands(self, counts: tuple[int, ...]) -> bool:
         """``Table._after_card`` for a split hand: a split ace and ten is a Pontoon that stands."""
@@ -80,10 +84,11 @@ class SplitHandTree(PunterTree):
         return (self.rules.pontoon_after_split and sum(counts) == 2 and counts[ACE] == 1
                 and counts[TEN] == 1)
 
-    def start(self) -> list[tuple[bool, int]]:
-        """The hand after its second card, one child per value."""
-        return [self._after(tuple((u == self.pair) + (u == v) for u in range(NUM_VALUES)), self.stake, 0, ())
-                for v in range(NUM_VALUES)]
+    def start(self, shoot_bet: int = 0) -> list[tuple[bool, int]]:
+        """The hand after its second card, one child per value, with ``shoot_bet`` riding on it (the
+        box's first hand keeps the box's bet: docs/RULES.md, interpretation 3)."""
+        return [self._after(tuple((u == self.pair) + (u == v) for u in range(NUM_VALUES)), self.stake, 0, (),
+                            shoot_bet) for v in range(NUM_VALUES)]
 
 
 @dataclass
@@ -96,18 +101,21 @@ class SplitResponse:
     """(10,): the chance that a dealt pair of this value may be split (below 1 only for ten-value
     cards split by rank)."""
     choice: dict[tuple, Action]
-    """(pair, hidden value counts, stake, buys, twisted values) -> the split hand's best action."""
+    """(pair, hidden value counts, stake, buys, twisted values[, Shoot bet]) -> the split hand's best
+    action (the bet where one rides on the hand: ``punter_tree.state_key``)."""
     states: int
 
 
-def split_response(rules: Rules, stake: int, draws: Decisions, space: BankerSpace, joint: JointChance
-                   ) -> SplitResponse:
+def split_response(rules: Rules, stake: int, draws: Decisions, space: BankerSpace, joint: JointChance,
+                   shoot_bet: int = 0) -> SplitResponse:
     """Each pair's split box against the banker's ``draws`` facing a split box (level -> (n_m, 1)
-    decisions, bool or a mixed banker's chances of drawing), at most two hands a box."""
+    decisions, bool or a mixed banker's chances of drawing), at most two hands a box, with
+    ``shoot_bet`` riding on the first hand. By the exchangeability above, the box is worth one split
+    hand with the bet plus one without (twice one hand where there is no bet)."""
     trees: list[SplitHandTree] = []
     for pair in range(NUM_VALUES):
         trees.append(SplitHandTree(rules, stake, pair, trees[0] if trees else None))
-    starts = [tree.start() for tree in trees]
+    starts = [tree.start(shoot_bet) + tree.start(0) if shoot_bet else tree.start() for tree in trees]
     registry = trees[0]
     rows = row_values(registry, {m: np.repeat(d, len(registry.obs), axis=1) for m, d in draws.items()}, space,
                       joint)
@@ -115,7 +123,7 @@ def split_response(rules: Rules, stake: int, draws: Decisions, space: BankerSpac
     choice: dict[tuple, Action] = {}
     for pair, (tree, children) in enumerate(zip(trees, starts)):
         value_of, best = best_actions(tree, rows)
-        value[pair] = 2 * sum(rows[i] if is_row else value_of[i] for is_row, i in children)
+        value[pair] = (1 if shoot_bet else 2) * sum(rows[i] if is_row else value_of[i] for is_row, i in children)
         choice.update({(pair, *key): action for key, action in best.items()})
     deck = Deck.of(rules)
     same = np.array([pair_info(deck, rules, None, pair).same_rank for pair in range(NUM_VALUES)])

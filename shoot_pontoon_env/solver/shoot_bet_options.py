@@ -1,0 +1,73 @@
+"""The solver commands' ``--shoot-bets`` options: the heads-up instruments with the punter betting the
+Shoot, at betting points, a Shoot size, a bet limit and a split limit the user may set."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..cli import Parser, UsageError, int_in
+from ..rules import CHIP_LIMIT, SHOOT_BET_POINTS, Rules
+
+
+def shoot_points(text: str) -> tuple[str, ...]:
+    """An argparse type: comma-separated distinct betting points of ``SHOOT_BET_POINTS``."""
+    points = tuple(p.strip() for p in text.split(",") if p.strip())
+    if not points or any(p not in SHOOT_BET_POINTS for p in points) or len(set(points)) != len(points):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a comma-separated list of distinct betting points from {SHOOT_BET_POINTS}")
+    return points
+
+
+def add_shoot_bet_arguments(parser: Parser) -> None:
+    group = parser.add_argument_group("Shoot bets")
+    group.add_argument("--shoot-bets", action="store_true",
+                       help="the punter bets the Shoot at the betting points (default: every point the heads-up "
+                            "model takes under the rules: all three without splits, else before the deal and "
+                            "before the second card)")
+    group.add_argument("--shoot-points", type=shoot_points, default=None,
+                       help=f"with --shoot-bets: comma-separated betting points from {SHOOT_BET_POINTS}")
+    group.add_argument("--initial-shoot", type=int_in(1, CHIP_LIMIT), default=None,
+                       help="with --shoot-bets: the Shoot's size in chips (default: the rules', 50 in the preset)")
+    group.add_argument("--max-shoot-bet", type=int_in(1, CHIP_LIMIT), default=None,
+                       help="with --shoot-bets: the most one Shoot bet may be (default: the rules', none)")
+    group.add_argument("--max-split-hands", type=int_in(1, 2), default=None,
+                       help="hands a box may split into, 1 (no splits) or 2 (default: the rules', capped at 2)")
+
+
+def default_points(rules: Rules) -> tuple[str, ...]:
+    """Every betting point the heads-up model takes under ``rules``: a bet before the fourth card is
+    modelled only where a box may not split (``game_punter.check_rules``)."""
+    if rules.max_split_hands > 1:
+        return ("before_deal", "before_second_card")
+    return SHOOT_BET_POINTS
+
+
+def with_shoot_bets(rules: Rules, args: argparse.Namespace) -> Rules:
+    """``rules`` as the Shoot-bet options set them (named for what they change); a Shoot option without
+    ``--shoot-bets`` is refused in one line, not ignored."""
+    if args.max_split_hands is not None:
+        rules = rules.replace(max_split_hands=args.max_split_hands,
+                              name=f"{rules.name}-max_split_hands{args.max_split_hands}")
+    given = [name for name in ("shoot_points", "initial_shoot", "max_shoot_bet") if getattr(args, name) is not None]
+    if not args.shoot_bets:
+        if given:
+            raise UsageError(f"argument --{given[0].replace('_', '-')}: applies only with --shoot-bets")
+        return rules
+    if not rules.shoot:
+        raise UsageError(f"argument --shoot-bets: rules {rules.name!r} have no Shoot")
+    changes: dict = {"shoot_bet_points": args.shoot_points or default_points(rules)}
+    if args.initial_shoot is not None:
+        changes["initial_shoot"] = args.initial_shoot
+        if rules.shoot_cap is not None and rules.shoot_cap < args.initial_shoot:
+            changes["shoot_cap"] = args.initial_shoot
+    if args.max_shoot_bet is not None:
+        changes["max_shoot_bet"] = args.max_shoot_bet
+    label = "-".join(f"{k}{v if not isinstance(v, tuple) else len(v)}" for k, v in changes.items()
+                     if k != "shoot_cap")
+    try:
+        return rules.replace(**changes, name=f"{rules.name}-{label}")
+    except ValueError as error:
+        raise UsageError(f"argument --shoot-bets: {error}") from None
+
+
+__all__ = ["add_shoot_bet_arguments", "default_points", "shoot_points", "with_shoot_bets"]
