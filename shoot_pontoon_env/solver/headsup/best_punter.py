@@ -43,7 +43,7 @@ from .banker_views import Decisions
 from ..dealer import PONTOON
 from .game_banker import BankerSpace, JointChance, banker_space
 from .game_punter import HandKey, Observation, check_punter_response_rules, split_observation, value_index
-from ..payoff import payoff_matrices, punter_class
+from ..payoff import punter_class
 from .punter_tree import PunterTree, best_actions, counts_total, offer_key, row_values, state_key
 from ..space import ACE, NUM_VALUES, TEN
 from .split_response import split_column, split_response
