@@ -127,3 +127,18 @@ def test_the_best_response_banker_beats_dealer_paired_with_bets_riding() -> None
     mean, se = diff.mean(), diff.std(ddof=1) / np.sqrt(len(diff))
     assert abs(mean - exact) < 3 * se, (mean, se, exact)
     assert mean + 3 * se < 0, (mean, se)
+
+
+def test_the_solvers_optimum_with_its_shoot_bets_gains_nothing_against_stand17() -> None:
+    """Two models meet: the solver's Shoot optimum, played through the heads-up rows (``game_punter``
+    asks it at each betting point), is worth exactly the punter's best response to ``stand17`` with
+    Shoot bets (``best_punter``): its punter gain is 0."""
+    from shoot_pontoon_env.solver.__main__ import exploitability_player
+    from shoot_pontoon_env.solver.headsup.best_response import exploitability
+
+    players = [exploitability_player(option, name, EVERY, shoot_bets=True)
+               for option, name in (("--punter", "optimal"), ("--banker", "stand17"))]
+    result = exploitability(*players, EVERY, shoot_bets=True)
+    assert result.punter_gain == pytest.approx(0.0, abs=1e-12)
+    assert result.pair_value == pytest.approx(2.918970990633094, abs=1e-9)
+    assert result.banker_gain > 0.5  # a banker who reads the bets riding takes much of it back

@@ -162,13 +162,13 @@ def punter_response(rules: Rules, draws_for: BankerDecisions, space: BankerSpace
     space = space or banker_space(rules)
     joint = JointChance.of(rules)
     stake = min(max(rules.base_stake, rules.min_stake), rules.max_stake)
-    tree = PunterTree(rules, stake, totals or ())
+    tree = PunterTree(rules, stake, totals)
     points = rules.shoot_bet_points if betting and rules.shoot else ()
     deal_bets = tree.raises(0) if "before_deal" in points else [0]
     second = {b: tree.raises(b) if "before_second_card" in points else [0] for b in deal_bets}
     riding = sorted({b + a for b, amounts in second.items() for a in amounts})
     """Every bet riding on the hand as it is dealt (after the bets before the deal and the second card)."""
-    starts = [_start(tree, a, b, bet) for bet in riding for a in range(NUM_VALUES) for b in range(a, NUM_VALUES)]
+    starts = [start_node(tree, a, b, bet) for bet in riding for a in range(NUM_VALUES) for b in range(a, NUM_VALUES)]
     observations = sorted(tree.obs, key=tree.obs.get)
     live = [o[0][0] != "bust" for o in observations]
     splitting = rules.max_split_hands >= 2
@@ -181,7 +181,7 @@ def punter_response(rules: Rules, draws_for: BankerDecisions, space: BankerSpace
     value_of, choice = best_actions(tree, rows)
     split = {bet: split_response(rules, stake, split_column(draws, n_obs + j), space, joint, bet)
              for j, bet in enumerate(riding)} if splitting else {}
-    peek = _peek_values(rules, tree, space, joint)
+    peek = peek_losses(rules, tree, space, joint)
     dealt: dict[tuple[int, int, int], tuple[float, float]] = {}
     """(first, second, bet) -> the ordered start's value without and with its pair's split option."""
     splits = set()
@@ -213,14 +213,14 @@ def box_observations(rules: Rules) -> tuple[list[Observation], np.ndarray]:
     tree = PunterTree(rules, stake)
     for a in range(NUM_VALUES):
         for b in range(a, NUM_VALUES):
-            _start(tree, a, b, 0)
+            start_node(tree, a, b, 0)
     observations = sorted(tree.obs, key=tree.obs.get)
     if rules.max_split_hands >= 2:
         observations.append(split_observation(stake))
     return observations, np.array([o[0][0] != "bust" for o in observations])
 
 
-def _start(tree: PunterTree, a: int, b: int, bet: int) -> tuple[bool, int]:
+def start_node(tree: PunterTree, a: int, b: int, bet: int) -> tuple[bool, int]:
     """The state (or, for a Pontoon, the finished hand) of a start of values ``a`` and ``b`` with
     ``bet`` riding on it."""
     hidden = tuple((v == a) + (v == b) for v in range(NUM_VALUES))
@@ -232,7 +232,7 @@ def _start(tree: PunterTree, a: int, b: int, bet: int) -> tuple[bool, int]:
     return tree.build(hidden, tree.stake, 0, (), bet)
 
 
-def _peek_values(rules: Rules, tree: PunterTree, space: BankerSpace, joint: JointChance) -> np.ndarray:
+def peek_losses(rules: Rules, tree: PunterTree, space: BankerSpace, joint: JointChance) -> np.ndarray:
     """(10, 10, 2): per ordered start, what a banker's Pontoon at the peek takes from it, joint with its
     chance: the stake part per unit stake and the Shoot part per chip of Shoot bet (0 without a peek)."""
     out = np.zeros((NUM_VALUES, NUM_VALUES, 2))
@@ -268,4 +268,5 @@ def _best_bets(dealt: dict[tuple[int, int, int], tuple[float, float]], second: d
     return best
 
 
-__all__ = ["BankerDecisions", "PunterResponse", "ResponsePunter", "box_observations", "punter_response"]
+__all__ = ["BankerDecisions", "PunterResponse", "ResponsePunter", "box_observations", "peek_losses",
+           "punter_response", "start_node"]

@@ -43,7 +43,9 @@ from .best_banker import Decisions, evaluate
 from .best_punter import punter_response
 from .best_response import PairGains, punter_best_response
 from .cfr import CFRResult, Profile, solve_cfr
-from .equilibrium_game import HeadsUpGame, build_game, check_equilibrium_rules, sorted_observation
+from .equilibrium_game import (
+    BEFORE_DEAL, HeadsUpGame, build_game, check_equilibrium_rules, first_card_key, sorted_observation)
+from .punter_tree import offer_key, state_key
 from .game_banker import banker_space
 from .game_punter import HandKey, PunterRows, observation_of, punter_rows, strategy_policy, value_index
 from ..space import NUM_VALUES
@@ -77,15 +79,25 @@ class Equilibrium:
             self._ia_of_info[info].append(ia)
 
     # ------------------------------------------------------------------ the punter
-    def punter_key(self, values: list[int], stake: int, buys: int, twists: int) -> tuple:
+    def punter_key(self, values: list[int], stake: int, buys: int, twists: int, shoot_bet: int = 0) -> tuple:
         """The information set of a punter hand of these card values (in the order dealt; with
-        ``recall="observation"`` only their multiset is used)."""
+        ``recall="observation"`` only their multiset is used) and this Shoot bet riding."""
         counts = tuple(values.count(v) for v in range(NUM_VALUES))
         if self.recall == "observation":
-            return counts, stake, buys, twists
+            return state_key((counts, stake, buys, twists), shoot_bet)
         twisted = values[len(values) - twists:] if twists else []
         hidden = tuple(values[:len(values) - twists].count(v) for v in range(NUM_VALUES))
-        return hidden, stake, buys, tuple(sorted(twisted))
+        return state_key((hidden, stake, buys, tuple(sorted(twisted))), shoot_bet)
+
+    def shoot_bet_key(self, view: SeatView) -> tuple:
+        """The information set of the Shoot bet the punter is offered at ``view``."""
+        hand = view.current_hand
+        if view.shoot_bet_point == "before_deal" or hand is None:
+            return BEFORE_DEAL
+        if view.shoot_bet_point == "before_second_card":
+            return first_card_key(value_index(hand.cards[0]), hand.shoot_bet)
+        return offer_key(self.punter_key([value_index(c) for c in hand.cards], hand.stake, hand.buys, hand.twists,
+                                         hand.shoot_bet))
 
     def punter_actions(self, key: tuple) -> dict[Action, float]:
         """The chance of each action at an information set (KeyError for one the game lacks)."""
@@ -99,12 +111,16 @@ class Equilibrium:
             if any(m.low == 0 for m in view.legal):  # the engine asks a seat with no chips to sit out
                 return {Action(ActionKind.STAKE, 0): 1.0}
             return {Action(ActionKind.STAKE, self.game.stake): 1.0}
-        if ActionKind.SHOOT_BET in kinds:
+        if ActionKind.SHOOT_BET in kinds and not self.game.betting:
             return {Action(ActionKind.SHOOT_BET, 0): 1.0}
         hand = view.current_hand
-        if hand is None:
+        if ActionKind.SHOOT_BET in kinds:
+            key = self.shoot_bet_key(view)
+        elif hand is None:
             raise ValueError(f"equilibrium punter: no hand to play in phase {view.phase!r}")
-        key = self.punter_key([value_index(c) for c in hand.cards], hand.stake, hand.buys, hand.twists)
+        else:
+            key = self.punter_key([value_index(c) for c in hand.cards], hand.stake, hand.buys, hand.twists,
+                                  hand.shoot_bet)
         try:
             return {a: p for a, p in self.punter_actions(key).items() if p > 0}
         except KeyError:
@@ -160,6 +176,27 @@ class Equilibrium:
         return out
 
 
+class EquilibriumPlayer(Policy):
+    """One seat of an :class:`Equilibrium` at an engine table, from the seat's whole view (the punter
+    with perfect recall: it knows which of its cards it twisted, as ``recall="perfect"`` solves it):
+    each action drawn from :meth:`Equilibrium.distribution` with the Generator the table hands it.
+    The engine's Monte Carlo of the pair, where the ``equilibrium`` agent (from the flat observation)
+    does not reach: a game with Shoot bets."""
+
+    name = "equilibrium"
+
+    def __init__(self, equilibrium: Equilibrium) -> None:
+        self.equilibrium = equilibrium
+
+    def act(self, view: SeatView, rng: np.random.Generator) -> Action:
+        dist = self.equilibrium.distribution(view)
+        actions = list(dist)
+        if len(actions) == 1:
+            return actions[0]
+        p = np.array([dist[a] for a in actions])
+        return actions[int(rng.choice(len(actions), p=p / p.sum()))]
+
+
 def settled_observation(observation) -> bool:
     """A bust box (``best_punter``'s bust observation, or ``game_punter``'s settled hands): the
     banker does not play."""
@@ -177,7 +214,7 @@ def solve_equilibrium(rules: Rules | str, iterations: int | None = None, recall:
     if recall not in RECALLS:
         raise ValueError(f"recall={recall!r}: expected one of {RECALLS}")
     rules = get_rules(rules)
-    check_equilibrium_rules(rules)
+    check_equilibrium_rules(rules, shoot_bets=True)
     if iterations is None:
         iterations = DEFAULT_ITERATIONS[recall]
     if iterations < 1:
@@ -282,7 +319,7 @@ def measure(eq: Equilibrium) -> Measured:
     pair = evaluate(rows, space, eq.banker_draws(rows.observations)).value
     banker_reduced = evaluate(multiset_rows(rows), space).value
     banker_seat = evaluate(rows, space).value
-    punter_best = punter_response(rules, lambda obs, live: eq.banker_draws(obs), space).value
+    punter_best = punter_response(rules, lambda obs, live: eq.banker_draws(obs), space, eq.game.totals).value
     return Measured(rules.name, eq.recall, eq.cfr.iterations, pair, banker_seat, banker_reduced, punter_best,
                     eq.cfr.seconds, time.perf_counter() - begin, eq.cfr.gap, eq.game.sizes)
 
@@ -315,7 +352,7 @@ def measure_pair(eq: Equilibrium, punter: Policy | None = None, banker: Policy |
     rows = punter_rows(rules, eq.punter_policy if punter is None else strategy_policy(punter))
     draws = eq.banker_draws(rows.observations) if banker is None else strategy_draws(banker, rows, space)
     if banker is None:
-        punter_best = punter_response(rules, lambda obs, live: eq.banker_draws(obs), space).value
+        punter_best = punter_response(rules, lambda obs, live: eq.banker_draws(obs), space, eq.game.totals).value
     else:
         punter_best = punter_best_response(banker, rules)
     name = "equilibrium"
@@ -323,5 +360,5 @@ def measure_pair(eq: Equilibrium, punter: Policy | None = None, banker: Policy |
                      else name, evaluate(rows, space, draws).value, evaluate(rows, space).value, punter_best)
 
 
-__all__ = ["DEFAULT_ITERATIONS", "Equilibrium", "Measured", "MixedPair", "RECALLS", "measure", "measure_pair", "settled_observation",
+__all__ = ["DEFAULT_ITERATIONS", "Equilibrium", "EquilibriumPlayer", "Measured", "MixedPair", "RECALLS", "measure", "measure_pair", "settled_observation",
            "multiset_rows", "solve_equilibrium"]

@@ -24,15 +24,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...actions import Action
-from ...rules import Rules, get_rules
+from ...actions import Action, ActionKind
+from ...rules import SHOOT_BET_POINTS, Rules, get_rules
 from .best_banker import banker_hand_chances, parent_hands
-from ..dealer import NUM_OUTCOMES, PONTOON
+from ..dealer import NUM_OUTCOMES
 from .game_banker import BankerSpace, JointChance, banker_space
 from .game_punter import HandKey, Observation, check_rules
-from ..payoff import payoff_matrices, punter_class
-from .punter_tree import PunterTree, counts_total, hand_counts
-from ..space import ACE, NUM_VALUES, TEN
+from .best_punter import peek_losses, start_node
+from .punter_tree import PunterTree, hand_counts
+from ..space import NUM_VALUES
 
 
 def equilibrium_rules(rules: Rules | str = "shoot") -> Rules:
@@ -48,8 +48,23 @@ def equilibrium_rules(rules: Rules | str = "shoot") -> Rules:
     return reduced.replace(name=f"{rules.name}-equilibrium")
 
 
-def reduced_game_differences(rules: Rules) -> list[str]:
-    """How ``rules`` differ from a game the equilibrium solver models (empty: it models them)."""
+def shoot_equilibrium_rules(rules: Rules | str = "shoot", allowance: int | None = None,
+                            shoot: int | None = None) -> Rules:
+    """The reduced game with Shoot bets: :func:`equilibrium_rules` with a Shoot bet offered at every
+    betting point (before the deal, the second card and the fourth), each bet nothing or the
+    allowance (``max_shoot_bet``; default one stake), or what the Shoot of ``shoot`` chips has left
+    (default three allowances: room for a bet at every point). Named ``<name>-shoot<A>of<S>``."""
+    base = equilibrium_rules(rules)
+    allowance = base.min_stake if allowance is None else allowance
+    shoot = 3 * allowance if shoot is None else shoot
+    return base.replace(shoot_bet_points=SHOOT_BET_POINTS, max_shoot_bet=allowance, initial_shoot=shoot,
+                        shoot_cap=None if base.shoot_cap is None else max(base.shoot_cap, shoot),
+                        name=f"{base.name}-shoot{allowance}of{shoot}")
+
+
+def reduced_game_differences(rules: Rules, shoot_bets: bool = False) -> list[str]:
+    """How ``rules`` differ from a game the equilibrium solver models (empty: it models them);
+    ``shoot_bets``: the game may have Shoot bets (:func:`shoot_equilibrium_rules`)."""
     problems = []
     if rules.min_stake != rules.max_stake:
         problems.append(f"min_stake={rules.min_stake}, max_stake={rules.max_stake} (the equilibrium game has "
@@ -57,9 +72,9 @@ def reduced_game_differences(rules: Rules) -> list[str]:
     if rules.base_stake != rules.min_stake:
         problems.append(f"base_stake={rules.base_stake} (the equilibrium game's unit is its one stake, "
                         f"{rules.min_stake})")
-    if rules.shoot and rules.shoot_bet_points:
+    if rules.shoot and rules.shoot_bet_points and not shoot_bets:
         problems.append(f"shoot_bet_points={rules.shoot_bet_points} (the equilibrium game has no Shoot "
-                        "bets: ())")
+                        "bets: (); shoot_equilibrium_rules gives the one that has)")
     if rules.max_split_hands != 1:
         problems.append(f"max_split_hands={rules.max_split_hands} (the equilibrium game has no splits: 1)")
     if rules.buy_after_twist:
@@ -71,9 +86,10 @@ def reduced_game_differences(rules: Rules) -> list[str]:
     return problems
 
 
-def check_equilibrium_rules(rules: Rules) -> None:
-    """ValueError naming every difference between ``rules`` and a game the solver models."""
-    problems = reduced_game_differences(rules)
+def check_equilibrium_rules(rules: Rules, shoot_bets: bool = False) -> None:
+    """ValueError naming every difference between ``rules`` and a game the solver models
+    (``shoot_bets``: one with Shoot bets may be)."""
+    problems = reduced_game_differences(rules, shoot_bets)
     if problems:
         raise ValueError(f"rules {rules.name!r} are not a heads-up equilibrium game "
                          f"(use equilibrium_rules(rules)): " + "; ".join(problems))
@@ -97,11 +113,39 @@ class _SortedTree(PunterTree):
 
 
 def info_key(state: tuple) -> tuple:
-    """What the punter's flat observation shows of a state (hidden counts, stake, buys, twists):
-    all its value counts, its stake, buys and number of twists."""
-    hidden, stake, buys, twists = state
+    """What the punter's flat observation shows of a state (hidden counts, stake, buys, twists[,
+    Shoot bet]): all its value counts, its stake, buys and number of twists (and the bet riding); a
+    Shoot bet's state before the cards (:data:`BEFORE_DEAL`, :func:`first_card_key`) as it is, and
+    the offer before the fourth card (``punter_tree.offer_key``) as its hand's, offered."""
+    if isinstance(state[0], str):
+        return state
+    if state[-1] == "offer":
+        return info_key(state[:-1]) + ("offer",)
+    hidden, stake, buys, twists = state[:4]
     counts = hand_counts(hidden, twists)
-    return counts, stake, buys, len(twists)
+    return (counts, stake, buys, len(twists)) + tuple(state[4:])
+
+
+BEFORE_DEAL = ("before_deal",)
+"""The state of the Shoot bet before the deal (the punter knows nothing yet)."""
+
+
+def first_card_key(first: int, bet: int) -> tuple:
+    """The state of the Shoot bet before the second card: the first card's value, the bet riding."""
+    return ("before_second_card", first, bet)
+
+
+def state_level(state: tuple) -> int:
+    """The order in which a state's decisions come (its children's are later): the bet before the deal
+    0, before the second card 1, a hand of ``n`` cards ``2n``, and its offer before the fourth card
+    ``2n - 1`` (before the hand's own decision)."""
+    if state == BEFORE_DEAL:
+        return 0
+    if state[0] == "before_second_card":
+        return 1
+    if state[-1] == "offer":
+        return 2 * sum(state[0]) + 2 * len(state[3]) - 1
+    return 2 * (sum(state[0]) + len(state[3]))
 
 
 @dataclass
@@ -142,6 +186,8 @@ class HeadsUpGame:
     # --- rows and the banker
     row_obs: np.ndarray
     """(R,) the observation of each row (live rows first, grouped by observation; bust rows -1)."""
+    row_counts: np.ndarray
+    """(R, 10) the value counts of each row's cards."""
     live: int
     """Rows ``0 .. live-1`` are live, sorted by observation."""
     observations: list[Observation]
@@ -155,6 +201,17 @@ class HeadsUpGame:
     """The value of the deals a banker's Pontoon settles at the peek."""
 
     @property
+    def betting(self) -> bool:
+        """Whether the game has Shoot bets (:func:`shoot_equilibrium_rules`)."""
+        return bool(self.rules.shoot and self.rules.shoot_bet_points)
+
+    @property
+    def totals(self) -> tuple[int, ...] | None:
+        """What ``best_punter.punter_response`` takes for the game's bets: () (nothing or all the
+        room at each point) with Shoot bets, None without."""
+        return () if self.betting else None
+
+    @property
     def sizes(self) -> dict[str, int]:
         """The counts of the game's parts (states, information sets, rows, observations, banker hands)."""
         return {"states": len(self.states), "information_sets": len(self.infos), "rows": len(self.row_obs),
@@ -166,34 +223,27 @@ def build_game(rules: Rules, perfect_recall: bool = False) -> HeadsUpGame:
     """The arrays of the reduced game ``rules`` (:func:`check_equilibrium_rules`). ``perfect_recall``:
     the punter's information set is its state (it knows which cards it twisted), as in the best
     response; by default it is what the flat observation shows (:func:`info_key`)."""
-    check_equilibrium_rules(rules)
+    betting = bool(rules.shoot and rules.shoot_bet_points)
+    check_equilibrium_rules(rules, shoot_bets=betting)
     stake = rules.min_stake
-    tree = _SortedTree(rules, stake)
-    starts: list[tuple[float, tuple[bool, int]]] = []
-    peek_value = 0.0
+    tree = _SortedTree(rules, stake, () if betting else None)
     space = banker_space(rules)
     joint = JointChance.of(rules)
-    g, _ = payoff_matrices(rules, False)
-    for a in range(NUM_VALUES):
-        for b in range(a, NUM_VALUES):
-            hidden = tuple((v == a) + (v == b) for v in range(NUM_VALUES))
-            orders = 1.0 if a == b else 2.0
-            pontoon = {a, b} == {ACE, TEN}
-            if pontoon:
-                key = (HandKey(tuple(sorted((a, b))), hidden=0, stake=stake, original_stake=stake),)
-                starts.append((orders, tree.row(key, hidden, g[punter_class(21, 2, True)])))
-            else:
-                starts.append((orders, tree.build(hidden, stake, 0, ())))
-            if rules.banker_peek:
-                cls = punter_class(21 if pontoon else counts_total(hidden)[0], 2, pontoon)
-                chance = joint.chance(np.array([hidden]), space.pontoon_start[None, :])[0, 0]
-                peek_value += orders * space.pontoon_orders * chance * g[cls, PONTOON]
+    peek = peek_losses(rules, tree, space, joint)
+    if betting:
+        starts = _betting_starts(tree, peek)
+        peek_value = 0.0
+    else:
+        pairs = [(a, b) for a in range(NUM_VALUES) for b in range(a, NUM_VALUES)]
+        starts = [(1.0 if a == b else 2.0, start_node(tree, a, b, 0)) for a, b in pairs]
+        peek_value = float(sum((1.0 if a == b else 2.0) * peek[a, b, 0] for a, b in pairs))
     states = list(tree.order)
     state_id = {s: i for i, s in enumerate(states)}
     # rows: live first, grouped by observation
     keys = sorted(tree.rows, key=tree.rows.get)
     obs_list = sorted(tree.obs, key=tree.obs.get)
-    is_bust = np.array([obs_list[o][0][0] == "bust" for o, _ in keys])
+    is_bust = np.array([obs_list[o][0][0] in ("bust", "peek") for o, _ in keys])
+    """Rows the banker does not play: bust hands, and the peek's (a banker's Pontoon, with bets)."""
     live_ids = sorted({o for (o, _), b in zip(keys, is_bust) if not b}, key=lambda o: obs_list[o])
     live_obs = [obs_list[o] for o in live_ids]
     obs_new = {o: i for i, o in enumerate(live_ids)}
@@ -231,23 +281,52 @@ def build_game(rules: Rules, perfect_recall: bool = False) -> HeadsUpGame:
                 edge_sa.append(sa)
                 edge_row.append(is_row)
                 edge_child.append(int(new_row[child]) if is_row else state_id[tree.order[child]])
-    state_level = np.array([sum(info_key(s)[0]) for s in states], dtype=np.int64)
+    levels = np.array([state_level(s) for s in states], dtype=np.int64)
     start_state = np.array([state_id[tree.order[i]] for o, (r, i) in starts if not r], dtype=np.int64)
     start_orders = np.array([o for o, (r, i) in starts if not r])
     start_row = np.array([int(new_row[i]) for o, (r, i) in starts if r], dtype=np.int64)
     start_row_orders = np.array([o for o, (r, i) in starts if r])
     matrix = _payoff_matrix(counts[:live], payoff[:live], space, joint)
     bust_chance = joint.chance(counts[live:], space.levels[2].counts)
-    bust_value = (space.start @ bust_chance) * payoff[live:, 0]
+    peeked = np.array([obs_list[keys[r][0]][0][0] == "peek" for r in order[live:]], dtype=bool)
+    bust_value = np.where(peeked, payoff[live:, 0], (space.start @ bust_chance) * payoff[live:, 0])
     return HeadsUpGame(
-        rules=rules, stake=stake, space=space, states=states, state_level=state_level, state_info=state_info,
+        rules=rules, stake=stake, space=space, states=states, state_level=levels, state_info=state_info,
         infos=list(info_id), sa_state=np.array(sa_state, dtype=np.int64),
         sa_ia=np.array(sa_ia, dtype=np.int64),
         ia_info=np.array(ia_info, dtype=np.int64), ia_action=ia_action,
         edge_sa=np.array(edge_sa, dtype=np.int64), edge_row=np.array(edge_row, dtype=bool),
         edge_child=np.array(edge_child, dtype=np.int64), start_state=start_state, start_orders=start_orders,
-        start_row=start_row, start_row_orders=start_row_orders, row_obs=row_obs, live=live,
+        start_row=start_row, start_row_orders=start_row_orders, row_obs=row_obs, row_counts=counts, live=live,
         observations=live_obs, obs_seg=obs_seg, bust_value=bust_value, matrix=matrix, constant=peek_value)
+
+
+def _betting_starts(tree: PunterTree, peek: np.ndarray) -> list[tuple[float, tuple[bool, int]]]:
+    """The game's root with Shoot bets: the bet before the deal (where the rules have it), then on each
+    first card the bet before the second card (each a state, its actions the amounts of
+    ``PunterTree.raises``), then each start with the bet riding, beside its loss to a banker's
+    Pontoon at the peek (a row the banker does not play, its value joint with its chance)."""
+    rules, stake = tree.rules, tree.stake
+    points = rules.shoot_bet_points
+
+    def peek_row(a: int, b: int, bet: int) -> list[tuple[bool, int]]:
+        if not rules.banker_peek:
+            return []
+        hidden = tuple((v == a) + (v == b) for v in range(NUM_VALUES))
+        value = peek[a, b, 0] + peek[a, b, 1] * bet / stake
+        return [tree.row((("peek", bet),), hidden, np.full(NUM_OUTCOMES, value))]
+
+    def first_card(a: int, bet: int) -> tuple[bool, int]:
+        amounts = tree.raises(bet) if "before_second_card" in points else [0]
+        actions = [[child for b in range(NUM_VALUES)
+                    for child in [start_node(tree, a, b, bet + x), *peek_row(a, b, bet + x)]] for x in amounts]
+        return tree.node(first_card_key(a, bet), actions, [Action(ActionKind.SHOOT_BET, x) for x in amounts])
+
+    if "before_deal" not in points:
+        return [(1.0, first_card(a, 0)) for a in range(NUM_VALUES)]
+    amounts = tree.raises(0)
+    actions = [[first_card(a, x) for a in range(NUM_VALUES)] for x in amounts]
+    return [(1.0, tree.node(BEFORE_DEAL, actions, [Action(ActionKind.SHOOT_BET, x) for x in amounts]))]
 
 
 def _payoff_matrix(counts: np.ndarray, payoff: np.ndarray, space: BankerSpace, joint: JointChance
@@ -257,5 +336,6 @@ def _payoff_matrix(counts: np.ndarray, payoff: np.ndarray, space: BankerSpace, j
             for m, chance in banker_hand_chances(counts, space, joint, parent_hands(space))}
 
 
-__all__ = ["HeadsUpGame", "build_game", "check_equilibrium_rules", "equilibrium_rules", "info_key",
-           "reduced_game_differences", "sorted_observation"]
+__all__ = ["BEFORE_DEAL", "HeadsUpGame", "build_game", "check_equilibrium_rules", "equilibrium_rules",
+           "first_card_key", "info_key", "reduced_game_differences", "shoot_equilibrium_rules", "sorted_observation",
+           "state_level"]

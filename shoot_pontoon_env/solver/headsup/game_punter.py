@@ -35,8 +35,7 @@ measured by a paired Monte Carlo in tests/solver/test_best_response.py):
 
 Shoot bets: at each of the rules' betting points, as the engine offers them (before the deal; before
 the second card, on the first card's value; before the fourth card, on a hand of three cards not yet
-offered one, where the Shoot has room), each a fixed amount from the policy before the cards and any
-amount (branches, as plays) before the fourth card. The bets ride on the hand (``HandKey.shoot_bet``, a
+offered one, where the Shoot has room), each answer of a mixed policy a branch with its chance. The bets ride on the hand (``HandKey.shoot_bet``, a
 split box's total), so the banker's observation shows them, and pay ``h`` of ``payoff_matrices``.
 
 Assumes (checked by :func:`check_rules`): one punter box, no Double Stakes, no up card, no special
@@ -53,6 +52,7 @@ session's history: a deal at a new table shows this).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -234,6 +234,7 @@ class PunterRows:
     stake: int
     """The policy's initial stake (chips): the unit of every value."""
     shoot_bet: int
+    """The Shoot bet before the deal (the likeliest, where the policy mixes)."""
     observations: list[Observation]
     obs_index: np.ndarray
     """(R,) the row's observation, rows sorted by it."""
@@ -509,11 +510,23 @@ def _by_counts(counts: np.ndarray, probs: np.ndarray, rows: np.ndarray
 def _ask_amount(policy: PunterPolicy, view: SeatView) -> int:
     answer = policy(view)
     if len(answer) != 1:
-        raise NotImplementedError("a stake or Shoot bet must be a single amount (not a mixed choice)")
+        raise NotImplementedError("a stake must be a single amount (not a mixed choice)")
     (action,) = answer
     if not any(m.allows(action) for m in view.legal):
         raise ValueError(f"punter policy answered {action}, not legal among {view.legal}")
     return int(action.amount)
+
+
+def _ask_amounts(policy: PunterPolicy, view: SeatView) -> dict[int, float]:
+    """A Shoot bet's amounts and their chances (a mixed policy's branches)."""
+    out: dict[int, float] = {}
+    for action, p in policy(view).items():
+        if p <= 0:
+            continue
+        if not any(m.allows(action) for m in view.legal):
+            raise ValueError(f"punter policy answered {action}, not legal among {view.legal}")
+        out[int(action.amount)] = out.get(int(action.amount), 0.0) + p
+    return out
 
 
 def _pre_deal_view(rules: Rules, legal: tuple[LegalMove, ...], phase: Phase, hands: tuple = (),
@@ -527,18 +540,19 @@ def _pre_deal_view(rules: Rules, legal: tuple[LegalMove, ...], phase: Phase, han
         shoe_size=rules.shoe_size, balance=punter_balance(hands), num_players=2)
 
 
-def _second_card_bet(rules: Rules, policy: PunterPolicy, box: Hand) -> int:
-    """The Shoot bet the policy adds before its second card, holding ``box`` (its first card face down;
-    the banker's one card face down), as the engine offers it (0 where it offers none)."""
+def _second_card_bets(rules: Rules, policy: PunterPolicy, box: Hand) -> dict[int, float]:
+    """The Shoot bets the policy adds before its second card, holding ``box`` (its first card face down;
+    the banker's one card face down), as the engine offers them, with their chances ({0: 1} where it
+    offers none)."""
     shoot = rules.initial_shoot if rules.shoot else 0
     cap = shoot_capacity(rules, shoot, [box])
     if "before_second_card" not in rules.shoot_bet_points or not rules.shoot or cap <= 0:
-        return 0
+        return {0: 1.0}
     counts = [0] * 13
     seen, _ = seen_cards([box], [], [], PUNTER_SEAT, counts)
     view = _pre_deal_view(rules, (LegalMove(ActionKind.SHOOT_BET, 0, cap),), Phase.SHOOT_BETS, seen,
                           "before_second_card")._replace(banker_hidden=1, seen_counts=np.array(counts, dtype=np.int64))
-    return _ask_amount(policy, view)
+    return _ask_amounts(policy, view)
 
 
 def punter_rows(rules: Rules, policy: PunterPolicy) -> PunterRows:
@@ -546,14 +560,14 @@ def punter_rows(rules: Rules, policy: PunterPolicy) -> PunterRows:
     check_rules(rules)
     stake = _ask_amount(policy, _pre_deal_view(rules, (LegalMove(ActionKind.STAKE, rules.min_stake,
                                                                   rules.max_stake),), Phase.STAKES))
-    bet = 0
+    deal_bets = {0: 1.0}
     if "before_deal" in rules.shoot_bet_points and rules.shoot:
         cap = rules.initial_shoot if rules.max_shoot_bet is None else min(rules.initial_shoot,
                                                                           rules.max_shoot_bet)
         box = Hand(seat=PUNTER_SEAT, box=0, original_stake=stake, stake=stake)
         seen, _ = seen_cards([box], [], [], PUNTER_SEAT, [0] * 13)
-        bet = _ask_amount(policy, _pre_deal_view(rules, (LegalMove(ActionKind.SHOOT_BET, 0, cap),),
-                                                 Phase.SHOOT_BETS, seen, "before_deal"))
+        deal_bets = _ask_amounts(policy, _pre_deal_view(rules, (LegalMove(ActionKind.SHOOT_BET, 0, cap),),
+                                                        Phase.SHOOT_BETS, seen, "before_deal"))
     mirror = _Mirror(rules, policy)
     acc: dict[tuple[Observation, tuple[int, ...]], np.ndarray] = {}
     settled: dict[Observation, bool] = {}
@@ -561,21 +575,24 @@ def punter_rows(rules: Rules, policy: PunterPolicy) -> PunterRows:
     peek_payoff = np.zeros(NUM_VALUES * NUM_VALUES)
     g_peek, h_peek = mirror.g[False]
     held = mirror.held
-    for first in held:
+    for first, second in itertools.product(held, held):
+        peek_counts[first * NUM_VALUES + second, first] += 1
+        peek_counts[first * NUM_VALUES + second, second] += 1
+    for (bet, chance), first in itertools.product(deal_bets.items(), held):
         card = _PAIR_TEN if first == TEN and mirror.rank_matters else card_of(first)
-        total = bet + _second_card_bet(rules, policy, Hand(seat=PUNTER_SEAT, box=0, original_stake=stake, stake=stake,
-                                                           shoot_bet=bet, cards=[card], face_up=[False]))
-        for second in held:
+        second_bets = _second_card_bets(rules, policy, Hand(seat=PUNTER_SEAT, box=0, original_stake=stake,
+                                                            stake=stake, shoot_bet=bet, cards=[card], face_up=[False]))
+        for (extra, q), second in itertools.product(second_bets.items(), held):
+            total = bet + extra
             start = Hand(seat=PUNTER_SEAT, box=0, original_stake=stake, stake=stake, shoot_bet=total,
                          cards=[card], face_up=[False])
             k = first * NUM_VALUES + second
-            peek_counts[k, first] += 1
-            peek_counts[k, second] += 1
             for hands, p, known in mirror.deal([start], 0, False, (1 if first == TEN else 0, 0), card):
                 if value_index(hands[0].cards[1]) != second:
                     continue
                 rank = hand_rank(hands[0], rules)
                 cls = punter_class(rank.total, 2, rank.hand_class == HandClass.PONTOON)
+                p *= chance * q
                 peek_payoff[k] += p * (g_peek[cls, PONTOON] * stake + h_peek[cls, PONTOON] * total) / stake
                 for box, w in mirror.next_hand(hands, -1, p, known):
                     _add_row(acc, settled, box, w, mirror.payoff_row(box, stake))
@@ -589,7 +606,7 @@ def punter_rows(rules: Rules, policy: PunterPolicy) -> PunterRows:
     index = {o: i for i, o in enumerate(observations)}
     keys = sorted(acc, key=lambda ok: (index[ok[0]], ok[1]))
     return PunterRows(
-        rules=rules, stake=stake, shoot_bet=bet, observations=observations,
+        rules=rules, stake=stake, shoot_bet=max(deal_bets, key=deal_bets.get), observations=observations,
         obs_index=np.array([index[o] for o, _ in keys], dtype=np.int64),
         counts=np.array([c for _, c in keys], dtype=np.int64).reshape(len(keys), NUM_VALUES),
         payoff=np.array([acc[k] for k in keys]).reshape(len(keys), NUM_OUTCOMES),

@@ -64,18 +64,18 @@ def counts_total(counts: tuple[int, ...]) -> tuple[int, bool]:
 class PunterTree:
     """The punter's information states and finished hands (``rows``), built once.
 
-    ``totals``: the Shoot-bet totals the punter may bring its hand to (``shoot_punter.bet_totals``),
-    with a bet offered before the fourth card where the rules have that point; empty (the default):
-    no Shoot bets modelled. A state's key is (hidden, stake, buys, twists), with the bet riding on the
+    ``totals``: None (the default), no Shoot bets modelled; else a hand of three cards is offered a
+    Shoot bet where the rules have that point, of the amounts of :meth:`raises` (nothing, all the
+    Shoot has room for, and whatever brings the bet to one of ``totals``: ``shoot_totals.bet_totals``). A state's key is (hidden, stake, buys, twists), with the bet riding on the
     hand after them where there is one (:func:`state_key`); an offer's is :func:`offer_key`."""
 
-    def __init__(self, rules: Rules, stake: int, totals: tuple[int, ...] = ()) -> None:
+    def __init__(self, rules: Rules, stake: int, totals: tuple[int, ...] | None = None) -> None:
         self.rules = rules
         self.stake = stake
-        self.totals = tuple(sorted(totals))
+        self.totals = tuple(sorted(totals or ()))
         self.g, self.h = payoff_matrices(rules, False)
         self.bust_g, self.bust_h = bust_payoff(rules)
-        self.offers = bool(self.totals) and rules.shoot and "before_fourth_card" in rules.shoot_bet_points
+        self.offers = totals is not None and rules.shoot and "before_fourth_card" in rules.shoot_bet_points
         """Whether a hand of three cards is offered a Shoot bet before its fourth card."""
         self.obs: dict[Observation, int] = {}
         self.rows: dict[tuple[int, tuple[int, ...]], int] = {}
@@ -145,9 +145,10 @@ class PunterTree:
                 moves.append(Action(ActionKind.BUY, amount))
         if not actions:  # cannot happen: a hand that may not draw stands on 15 or more
             raise AssertionError(f"no legal action at {key}")
-        return self._node(key, actions, moves)
+        return self.node(key, actions, moves)
 
-    def _node(self, key: tuple, actions: list[list[tuple[bool, int]]], moves: list[Action]) -> tuple[bool, int]:
+    def node(self, key: tuple, actions: list[list[tuple[bool, int]]], moves: list[Action]) -> tuple[bool, int]:
+        """A state of this key, its actions' children and the actions (built after its children)."""
         self.nodes[key] = actions
         self.moves[key] = moves
         self.index[key] = len(self.index)
@@ -180,7 +181,7 @@ class PunterTree:
         of :meth:`raises` an action (the least first, so ties keep the smaller bet)."""
         amounts = self.raises(bet)
         actions = [[self.build(hidden, stake, buys, twists, bet + a)] for a in amounts]
-        return self._node(offer_key(self.key(hidden, stake, buys, twists, bet)), actions,
+        return self.node(offer_key(self.key(hidden, stake, buys, twists, bet)), actions,
                           [Action(ActionKind.SHOOT_BET, a) for a in amounts])
 
     def capacity(self, bet: int) -> int:
