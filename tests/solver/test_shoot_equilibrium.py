@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
+from shoot_pontoon_env.players.session import heads_up_results
 from shoot_pontoon_env.rules import SHOOT_BET_POINTS
 from shoot_pontoon_env.solver.__main__ import main as solver_main
-from shoot_pontoon_env.solver.headsup.equilibrium import measure, solve_equilibrium
+from shoot_pontoon_env.solver.headsup.equilibrium import EquilibriumPlayer, measure, solve_equilibrium
 from shoot_pontoon_env.solver.headsup.equilibrium_game import (
     build_game, check_equilibrium_rules, equilibrium_rules, shoot_equilibrium_rules)
 from shoot_pontoon_env.solver.headsup.equilibrium_lp import solve_lp
@@ -57,6 +59,34 @@ def test_the_equilibrium_with_bets_is_certified_and_checked(rules, iterations, d
     assert bets["before_second_card_by_first_value"][0] > 0.99  # an ace first: the allowance goes on
     assert set(bets["before_second_card_by_first_value"]) == {v for v in range(10) if rules.value_counts[v]}
     assert all(row["chance"] > 0 for row in banker_draws_by_bet(eq).values())
+    assert 0 < bets["before_fourth_card"]["offered"] < 1 and 0 <= bets["before_fourth_card"]["bets_given_offered"] <= 1
+
+
+class CountingPlayer(EquilibriumPlayer):
+    """The equilibrium at the engine, counting the punter's offers before the fourth card and its bets there."""
+
+    offers = bets = 0
+
+    def act(self, view, rng):
+        action = super().act(view, rng)
+        if not view.is_banker and view.shoot_bet_point == "before_fourth_card":
+            CountingPlayer.offers += 1
+            CountingPlayer.bets += action.amount > 0
+        return action
+
+
+def test_the_fourth_card_bets_reported_are_the_engines() -> None:
+    """``punter_bet_chances``' exact chance of an offer before the fourth card, and of a bet given one,
+    against the counts of 20,000 engine deals (binomial standard errors)."""
+    eq = solve_equilibrium(EUCHRE, 40)
+    exact = punter_bet_chances(eq)["before_fourth_card"]
+    player, deals = CountingPlayer(eq), 20_000
+    heads_up_results(player, player, EUCHRE, deals, seed=4)
+    offered = CountingPlayer.offers / deals
+    assert abs(offered - exact["offered"]) < 3 * np.sqrt(exact["offered"] * (1 - exact["offered"]) / deals)
+    share, n = CountingPlayer.bets / CountingPlayer.offers, CountingPlayer.offers
+    q = exact["bets_given_offered"]
+    assert 0 < q < 1 and abs(share - q) < 3 * np.sqrt(q * (1 - q) / n), (share, q, n)
 
 
 def test_the_command_line_reports_the_bets_and_the_engine(capsys) -> None:

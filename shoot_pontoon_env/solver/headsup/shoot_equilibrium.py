@@ -18,6 +18,7 @@ from .equilibrium import Equilibrium, EquilibriumPlayer
 from .equilibrium_game import BEFORE_DEAL, first_card_key
 from .game_banker import JointChance
 from .game_punter import HandKey, card_of
+from .punter_tree import hand_counts
 from ..space import NUM_VALUES
 
 DRAW_TOTALS = tuple(range(12, 18))
@@ -71,7 +72,34 @@ def punter_bet_chances(eq: Equilibrium) -> dict[str, object]:
             second[first] = _bet_chance(eq, key)
     if second:
         out["before_second_card_by_first_value"] = second
+    offered = _fourth_card_bets(eq)
+    if offered is not None:
+        out["before_fourth_card"] = offered
     return out
+
+
+def _fourth_card_bets(eq: Equilibrium) -> dict[str, float] | None:
+    """The chance of a deal in which the punter is offered the bet before its fourth card, and the
+    chance it bets there given the offer (each offer state's chance: its lines' flow under the punter's
+    strategy times the chance of its cards beside a banker start without a Pontoon, as a row's)."""
+    game = eq.game
+    offers = [i for i, key in enumerate(game.states) if key[-1] == "offer"]
+    if not offers:
+        return None
+    sa_flow, _ = Solver(game).flows(eq.profile.punter)
+    counts = np.array([hand_counts(game.states[i][0], game.states[i][3]) for i in offers], dtype=np.int64)
+    chance = game.space.start @ JointChance.of(game.rules).chance(counts, game.space.levels[2].counts)
+    at = {state: k for k, state in enumerate(offers)}
+    met = betting = 0.0
+    for sa, state in enumerate(game.sa_state.tolist()):
+        k = at.get(state)
+        if k is None:
+            continue
+        p = sa_flow[sa] * chance[k]
+        met += p
+        if game.ia_action[game.sa_ia[sa]].amount > 0:
+            betting += p
+    return {"offered": float(met), "bets_given_offered": float(betting / met) if met > 0 else 0.0}
 
 
 def _bet_chance(eq: Equilibrium, key: tuple) -> float:
