@@ -71,14 +71,22 @@ def test_the_pair_value_with_shoot_bets_matches_the_engine() -> None:
     assert abs(results.mean() - exact) < 3 * se, (results.mean(), se, exact)
 
 
-def test_the_banker_best_response_with_shoot_bets_riding_beats_stand17_paired() -> None:
-    """The exact gain of the best-response banker over ``stand17`` against ``tips`` (about -0.112 per unit
-    stake) matches the engine's on the same shuffles, and is below zero by more than 3 SE."""
-    tips, stand17 = TipsPunter(), make_strategy("stand17")
-    best = banker_best_response(tips, BETS)
-    exact = best.value - pair_value(tips, stand17, BETS).value
-    diff = (heads_up_results(ResponseBanker(best), tips, BETS, 20_000, seed=32)
-            - heads_up_results(stand17, tips, BETS, 20_000, seed=32))
+TWO_POINTS = SHOOT.replace(name="shoot-two-points", shoot_bet_points=("before_deal", "before_second_card"))
+"""The preset (splits) with the bets before the deal and the second card."""
+
+
+@pytest.mark.parametrize("rules, baseline, deals, seed", [(BETS, "stand17", 20_000, 32), (TWO_POINTS, "dealer", 12_000, 43)],
+                         ids=["every-point-stand17", "two-points-dealer"])
+def test_the_banker_best_response_with_shoot_bets_riding_beats_a_rule_paired(rules, baseline, deals, seed) -> None:
+    """The exact gain of the best-response banker over a rule-based banker against ``tips`` (about -0.112
+    per unit stake over ``stand17`` with every point; -0.043 over ``dealer`` with the preset's splits and
+    two points: the quality bar's check) matches the engine's on the same shuffles, and is below zero by
+    more than 3 SE."""
+    tips, rule = TipsPunter(), make_strategy(baseline)
+    best = banker_best_response(tips, rules)
+    exact = best.value - pair_value(tips, rule, rules).value
+    diff = (heads_up_results(ResponseBanker(best), tips, rules, deals, seed=seed)
+            - heads_up_results(rule, tips, rules, deals, seed=seed))
     mean, se = diff.mean(), diff.std(ddof=1) / np.sqrt(len(diff))
     assert abs(mean - exact) < 3 * se, (mean, se, exact)
     assert mean + 3 * se < 0, (mean, se)

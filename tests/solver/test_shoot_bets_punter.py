@@ -110,25 +110,6 @@ def test_shoot_options_errors_are_one_line(extra, message, capsys) -> None:
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
 
 
-def test_the_best_response_banker_beats_dealer_paired_with_bets_riding() -> None:
-    """The quality bar's check: against ``tips`` betting before the deal and the second card (the preset,
-    splits), the best-response banker gains about 0.043 a unit stake over ``dealer`` on the same shuffles,
-    as exact, and by more than 3 standard errors."""
-    from shoot_pontoon_env.players.strategies import TipsPunter
-    from shoot_pontoon_env.solver.headsup.best_banker import ResponseBanker
-    from shoot_pontoon_env.solver.headsup.best_response import banker_best_response, pair_value
-
-    rules = SHOOT.replace(name="shoot-two-points", shoot_bet_points=("before_deal", "before_second_card"))
-    tips, dealer = TipsPunter(), make_strategy("dealer")
-    best = banker_best_response(tips, rules)
-    exact = best.value - pair_value(tips, dealer, rules).value
-    diff = (heads_up_results(ResponseBanker(best), tips, rules, 12_000, seed=43)
-            - heads_up_results(dealer, tips, rules, 12_000, seed=43))
-    mean, se = diff.mean(), diff.std(ddof=1) / np.sqrt(len(diff))
-    assert abs(mean - exact) < 3 * se, (mean, se, exact)
-    assert mean + 3 * se < 0, (mean, se)
-
-
 def test_the_solvers_optimum_with_its_shoot_bets_gains_nothing_against_stand17() -> None:
     """Two models meet: the solver's Shoot optimum, played through the heads-up rows (``game_punter``
     asks it at each betting point), is worth exactly the punter's best response to ``stand17`` with
