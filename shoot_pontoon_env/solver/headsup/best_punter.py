@@ -102,14 +102,18 @@ def _hand_state(hand: HandView) -> tuple[tuple[int, ...], int, int, tuple[int, .
 
 class ResponsePunter(Policy):
     """Plays a :class:`PunterResponse` at an engine table: its stake and its Shoot bets (none where it
-    bets none; an amount above the engine's capacity, which a Shoot smaller than the model's can
-    give, is cut to it); it splits the pairs the response splits (never a split hand again: at most
-    two hands a box)."""
+    bets none); it splits the pairs the response splits (never a split hand again: at most two hands a
+    box). The response is of a new Shoot of ``initial_shoot`` each deal: at a table whose Shoot has
+    grown or shrunk, an amount above the engine's room is cut to it, and a bet riding that the response
+    never reaches (or an offer it had no room for) is played as at the nearest bet it does reach, an
+    approximation of the response, not the response."""
 
     name = "best_response_punter"
 
     def __init__(self, response: PunterResponse) -> None:
         self.response = response
+        self._bets: dict[int, dict[tuple, list[int]]] = {}
+        """id of a choice table -> (state, offer?) -> the bets riding at which the table holds it."""
 
     def stake(self, view: SeatView, rng: np.random.Generator) -> Action:
         if any(m.low == 0 for m in view.legal):
@@ -125,7 +129,7 @@ class ResponsePunter(Policy):
         elif view.shoot_bet_point == "before_second_card":
             amount = response.second_card_bets.get(value_index(hand.cards[0]), 0)
         else:  # before the fourth card
-            amount = response.choice[offer_key(state_key(_hand_state(hand), hand.shoot_bet))].amount
+            amount = self._choice(response.choice, _hand_state(hand), hand.shoot_bet, offer=True).amount
         return nearest_amount(view, ActionKind.SHOOT_BET, amount)
 
     def punter_play(self, view: SeatView, rng: np.random.Generator) -> Action:
@@ -135,15 +139,42 @@ class ResponsePunter(Policy):
         response = self.response
         if hand.from_split:
             box_bet = sum(h.shoot_bet for h in view.hands if h.seat == hand.seat)  # one box a seat
-            choice = response.split_choice_by_bet[box_bet] if response.shoot_bets else response.split_choice
-            return choice[(value_index(hand.cards[0]), *state_key(state, hand.shoot_bet))]
+            by_bet = response.split_choice_by_bet if response.shoot_bets else {0: response.split_choice}
+            choice = by_bet[min(by_bet, key=lambda bet: abs(bet - box_bet))]
+            return self._choice(choice, state, hand.shoot_bet, prefix=(value_index(hand.cards[0]),))
         hidden = state[0]
-        splits = {a for a, bet in response.splits_by_bet if bet == hand.shoot_bet} if response.shoot_bets \
+        riding = {bet for _, bet in response.splits_by_bet}
+        nearest = min(riding, key=lambda bet: abs(bet - hand.shoot_bet)) if riding else 0
+        splits = {a for a, bet in response.splits_by_bet if bet == nearest} if response.shoot_bets \
             else response.splits
         if (len(hand.cards) == 2 and max(hidden) == 2 and hidden.index(2) in splits
                 and any(m.kind == ActionKind.SPLIT for m in view.legal)):
             return Action(ActionKind.SPLIT)
-        return response.choice[state_key(state, hand.shoot_bet)]
+        return self._choice(response.choice, state, hand.shoot_bet)
+
+    def _choice(self, table: dict[tuple, Action], state: tuple, bet: int, offer: bool = False,
+                prefix: tuple = ()) -> Action:
+        """``table``'s action at ``state`` with ``bet`` riding (at its offer before the fourth card
+        where ``offer``), or at the nearest bet riding the table holds for that state."""
+        key = (*prefix, *state_key(state, bet))
+        key = offer_key(key) if offer else key
+        if key in table:
+            return table[key]
+        index = self._bets.get(id(table))
+        if index is None:
+            index = self._bets[id(table)] = {}
+            for k in table:
+                is_offer = k[-1] == "offer"
+                plain = k[:-1] if is_offer else k
+                base, riding = (plain[:-1], plain[-1]) if len(plain) == len(prefix) + 5 else (plain, 0)
+                index.setdefault((base, is_offer), []).append(riding)
+        bets = index.get(((*prefix, *state), offer))
+        if not bets:
+            raise ValueError(f"{self.name}: the hand {state} is not a state of the response (rules other than "
+                             f"the response's {self.response.stake}-chip stake and tree?)")
+        nearest = min(bets, key=lambda b: abs(b - bet))
+        key = (*prefix, *state_key(state, nearest))
+        return table[offer_key(key) if offer else key]
 
 
 def punter_response(rules: Rules, draws_for: BankerDecisions, space: BankerSpace | None = None,

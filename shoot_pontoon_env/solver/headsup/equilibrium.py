@@ -38,7 +38,7 @@ from ...engine.table import Phase
 from ...engine.view import SeatView
 from ...rules import Rules, get_rules
 from ...players.policy import Policy
-from .banker_views import strategy_draws
+from .banker_views import observation_draws, strategy_draws
 from .best_banker import Decisions, evaluate
 from .best_punter import punter_response
 from .best_response import PairGains, punter_best_response
@@ -334,7 +334,7 @@ class MixedPair(PairGains):
     banker_best_response: float
     """Against the ``SeatView`` banker's best response (as every pair of ``best_response``)."""
     punter_best_response: float
-    """Exact: the reduced game has no Shoot bets, which the punter's model leaves out."""
+    """Exact in the reduced game: over its Shoot bets where it has them (nothing or the allowance)."""
 
     def to_dict(self) -> dict:
         return {"punter": self.punter, "banker": self.banker, "exploitability": self.exploitability,
@@ -353,6 +353,9 @@ def measure_pair(eq: Equilibrium, punter: Policy | None = None, banker: Policy |
     draws = eq.banker_draws(rows.observations) if banker is None else strategy_draws(banker, rows, space)
     if banker is None:
         punter_best = punter_response(rules, lambda obs, live: eq.banker_draws(obs), space, eq.game.totals).value
+    elif eq.game.betting:  # the punter's best response over the game's bets (nothing or the allowance)
+        punter_best = punter_response(rules, lambda obs, live: observation_draws(banker, rules, obs, live, space),
+                                      space, eq.game.totals).value
     else:
         punter_best = punter_best_response(banker, rules)
     name = "equilibrium"

@@ -163,12 +163,13 @@ class PunterTree:
         node = self.reached.get(key)
         if node is None:
             counts = hand_counts(hidden, twists)
-            total, _ = counts_total(counts)
+            total, soft = counts_total(counts)
             if total > 21:
                 node = self.finished(hidden, stake, buys, twists, True, bet)
             elif sum(counts) >= FIVE_CARDS or self.stands(counts):
                 node = self.finished(hidden, stake, buys, twists, False, bet)
-            elif self.offers and sum(counts) == 3 and self.capacity(bet) > 0:
+            elif (self.offers and sum(counts) == 3 and self.capacity(bet) > 0
+                  and self.rules.may_draw_on(total, soft)):  # a 21 that may not draw is done: no offer
                 node = self._offer(hidden, stake, buys, twists, bet)
             else:
                 node = self.build(hidden, stake, buys, twists, bet)
