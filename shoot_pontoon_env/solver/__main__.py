@@ -216,7 +216,7 @@ def exploitability_main(argv: list[str]) -> int:
     solutions: dict = {}  # one solve per game, shared with the punter's best response
     try:
         result = exploitability(players[0], players[1], rules, solutions, Progress("exploitability"),
-                                args.shoot_bets)
+                                args.shoot_bets, args.shoot_bet_totals)
     except NotImplementedError as error:
         raise UsageError(str(error)) from None
     out = result.to_dict()

@@ -18,6 +18,17 @@ def shoot_points(text: str) -> tuple[str, ...]:
     return points
 
 
+def bet_totals(text: str) -> tuple[int, ...]:
+    """An argparse type: comma-separated Shoot-bet totals, each an int of at least 0."""
+    try:
+        totals = tuple(int(t) for t in text.split(",") if t.strip())
+    except ValueError:
+        totals = ()
+    if not totals or min(totals) < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of ints >= 0")
+    return totals
+
+
 def add_shoot_bet_arguments(parser: Parser) -> None:
     group = parser.add_argument_group("Shoot bets")
     group.add_argument("--shoot-bets", action="store_true",
@@ -30,6 +41,11 @@ def add_shoot_bet_arguments(parser: Parser) -> None:
                        help="with --shoot-bets: the Shoot's size in chips (default: the rules', 50 in the preset)")
     group.add_argument("--max-shoot-bet", type=int_in(1, CHIP_LIMIT), default=None,
                        help="with --shoot-bets: the most one Shoot bet may be (default: the rules', none)")
+    group.add_argument("--shoot-bet-totals", type=bet_totals, default=None,
+                       help="with --shoot-bets: comma-separated totals (chips) the punter's best response may bring "
+                            "its bet to, besides nothing and all the room (default: every total where the banker "
+                            "may change its play, exact over every amount; a trained banker is then asked at every "
+                            "total, which takes its asking time times the Shoot's size)")
     group.add_argument("--max-split-hands", type=int_in(1, 2), default=None,
                        help="hands a box may split into, 1 (no splits) or 2 (default: the rules', capped at 2)")
 
@@ -48,7 +64,8 @@ def with_shoot_bets(rules: Rules, args: argparse.Namespace) -> Rules:
     if args.max_split_hands is not None:
         rules = rules.replace(max_split_hands=args.max_split_hands,
                               name=f"{rules.name}-max_split_hands{args.max_split_hands}")
-    given = [name for name in ("shoot_points", "initial_shoot", "max_shoot_bet") if getattr(args, name) is not None]
+    given = [name for name in ("shoot_points", "initial_shoot", "max_shoot_bet", "shoot_bet_totals")
+             if getattr(args, name) is not None]
     if not args.shoot_bets:
         if given:
             raise UsageError(f"argument --{given[0].replace('_', '-')}: applies only with --shoot-bets")
@@ -70,4 +87,4 @@ def with_shoot_bets(rules: Rules, args: argparse.Namespace) -> Rules:
         raise UsageError(f"argument --shoot-bets: {error}") from None
 
 
-__all__ = ["add_shoot_bet_arguments", "default_points", "shoot_points", "with_shoot_bets"]
+__all__ = ["add_shoot_bet_arguments", "bet_totals", "default_points", "shoot_points", "with_shoot_bets"]

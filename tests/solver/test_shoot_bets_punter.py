@@ -149,8 +149,24 @@ def test_exploitability_with_shoot_bets_from_the_command_line(capsys) -> None:
     assert json.loads(capsys.readouterr().out)["shoot_bet_points"] == list(SHOOT_BET_POINTS)
 
 
+def test_given_totals_bound_the_response_and_say_so(capsys) -> None:
+    """``--shoot-bet-totals``: the best over those totals (a lower bound, named in the notes); at the totals
+    ``shoot_aware``'s change point makes, it is the exact value."""
+    argv = ["exploitability", "--punter", "tips", "--banker", "shoot_aware", "--max-buys", "0", "--shoot-bets",
+            "--initial-shoot", "6", "--max-split-hands", "1", "--json"]
+    values = []
+    for extra in ([], ["--shoot-bet-totals", "2,3"], ["--shoot-bet-totals", "1"]):
+        assert solver_main(argv + extra) == 0
+        out = json.loads(capsys.readouterr().out)
+        values.append(out["punter_best_response_value"])
+        assert ("lower bound" in out["notes"][-1]) == bool(extra)
+    assert values[1] == pytest.approx(values[0], abs=1e-13)
+    assert values[2] < values[0] - 1e-6
+
+
 @pytest.mark.parametrize("extra, message", [
     (["--initial-shoot", "6"], "argument --initial-shoot: applies only with --shoot-bets"),
+    (["--shoot-bets", "--shoot-bet-totals", "4,x"], "is not a comma-separated list of ints >= 0"),
     (["--shoot-bets", "--shoot-points", "before_fourth_card"], "before the fourth card is modelled without splits"),
 ])
 def test_shoot_options_errors_are_one_line(extra, message, capsys) -> None:

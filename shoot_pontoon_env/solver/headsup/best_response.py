@@ -188,26 +188,30 @@ def pair_value(punter: Policy | PunterPolicy | PunterRows, banker: Policy, rules
 
 
 def punter_best_response(banker: Policy, rules: Rules | str = "shoot",
-                         solutions: Solutions | None = None, shoot_bets: bool = False) -> float:
+                         solutions: Solutions | None = None, shoot_bets: bool = False,
+                         shoot_bet_totals: tuple[int, ...] | None = None) -> float:
     """The punter's best value against ``banker`` (a rule-based or trained banker), splits included, in
     the game of the pair value and the banker's best response: at most two hands a box
     (:func:`two_hand_rules`; see the module doc). ``shoot_bets``: the punter also bets the Shoot at
-    every betting point of ``rules`` (:func:`punter_response_to`)."""
+    every betting point of ``rules`` (:func:`punter_response_to`, ``shoot_bet_totals`` as there)."""
     rules = get_rules(rules)
     check_punter_response_rules(rules, shoot_bets)
     if own_cards_only(banker) and not shoot_bets:
         return _solve(two_hand_rules(rules), banker, solutions).expected_return
-    return punter_response_to(banker, rules, solutions, shoot_bets).value
+    return punter_response_to(banker, rules, solutions, shoot_bets, shoot_bet_totals).value
 
 
 def punter_response_to(banker: Policy, rules: Rules | str = "shoot", solutions: Solutions | None = None,
-                       shoot_bets: bool = False) -> PunterResponse:
+                       shoot_bets: bool = False, shoot_bet_totals: tuple[int, ...] | None = None) -> PunterResponse:
     """The punter's best response (``best_punter``, splits included) to any banker, kept in
     ``solutions`` under the banker (one response per banker across pairs: :func:`kept_response`);
     :class:`ResponsePunter` plays it at an engine table. (:func:`punter_best_response` takes the
     solver's optimum instead where the banker draws on its own cards and no Shoot bet is asked for:
     the same value, solved faster.) ``shoot_bets``: it bets the Shoot too, at every total where the
-    banker may change its play (``shoot_totals``: exact over every amount)."""
+    banker may change its play (``shoot_totals``: exact over every amount; a banker whose change points
+    are not known is asked at every total, which for a trained banker costs its asking times the
+    Shoot's size), or, given ``shoot_bet_totals``, at those totals only (with nothing and the whole
+    room: the best over those, a lower bound of the best over every amount)."""
     rules = get_rules(rules)
     check_punter_response_rules(rules, shoot_bets)
 
@@ -218,7 +222,9 @@ def punter_response_to(banker: Policy, rules: Rules | str = "shoot", solutions: 
             return observation_draws(banker, rules, obs, live, space)
 
         totals = None
-        if shoot_bets:
+        if shoot_bets and shoot_bet_totals is not None:
+            totals = tuple(sorted(set(shoot_bet_totals)))
+        elif shoot_bets:
             changes = change_points(banker, rules)
             if changes is None:
                 changes = probed_change_points(rules, draws_for, *box_observations(rules))
@@ -227,11 +233,11 @@ def punter_response_to(banker: Policy, rules: Rules | str = "shoot", solutions: 
 
     if solutions is None:
         return solve_it()
-    return kept_response(solutions, rules, banker, solve_it, shoot_bets)
+    return kept_response(solutions, rules, banker, solve_it, (shoot_bets, shoot_bet_totals))
 
 
 def kept_response(solutions: Solutions, rules: Rules, banker: Policy,
-                  solve_it: Callable[[], PunterResponse], shoot_bets: bool = False) -> PunterResponse:
+                  solve_it: Callable[[], PunterResponse], shoot_bets: object = False) -> PunterResponse:
     """The response kept in ``solutions`` for this banker object, rules and Shoot bets, else
     ``solve_it()``, kept in place of the least recently asked of more than :data:`KEPT_RESPONSES`. An
     entry holds its banker, so its id stays its own while kept; rules holding an unhashable option
@@ -348,13 +354,14 @@ STAGES = 4
 
 def exploitability(punter: str | Policy, banker: str | Policy, rules: Rules | str = "shoot",
                    solutions: Solutions | None = None, progress: Progress | None = None,
-                   shoot_bets: bool = False) -> Exploitability:
+                   shoot_bets: bool = False, shoot_bet_totals: tuple[int, ...] | None = None) -> Exploitability:
     """Exploitability of the pair (``punter``, ``banker``), each a Policy or a name (:func:`_player`), in
     one game (at most two hands a box; see the module doc). ``solutions``: solves to share;
     each game is solved once. ``progress``: told each of the four stages, and asked to count the
     players' decisions. ``shoot_bets``: the punter's best response bets the Shoot at every betting
     point of ``rules`` (without, it bets none, and rules with points after the deal starts are
-    refused); the pair and the banker's best response take every point of ``rules`` either way."""
+    refused); the pair and the banker's best response take every point of ``rules`` either way.
+    ``shoot_bet_totals``: the totals the punter's best response considers (:func:`punter_response_to`)."""
     begin = time.perf_counter()
     rules = get_rules(rules)
     check_punter_response_rules(rules, shoot_bets)  # first: it refuses rules it cannot model
@@ -363,7 +370,7 @@ def exploitability(punter: str | Policy, banker: str | Policy, rules: Rules | st
     if progress is not None:
         p, b = progress.asking(p), progress.asking(b)
         progress.stage(1, STAGES, f"the punter's best response to {getattr(b, 'name', 'the banker')}")
-    punter_best = punter_best_response(b, rules, solutions, shoot_bets)
+    punter_best = punter_best_response(b, rules, solutions, shoot_bets, shoot_bet_totals)
     if progress is not None:
         progress.stage(2, STAGES, f"the punter's box enumerated under {getattr(p, 'name', 'its policy')}")
     rows = _rows(p, rules)
@@ -377,6 +384,9 @@ def exploitability(punter: str | Policy, banker: str | Policy, rules: Rules | st
     if progress is not None:
         progress.say(f"done, {progress.asked:,} decisions asked", end=True)
     notes = NOTES + (SHOOT_BET_NOTE,) if shoot_bets else NOTES
+    if shoot_bets and shoot_bet_totals is not None:
+        notes += (f"the punter's best response over Shoot-bet totals {sorted(set(shoot_bet_totals))} only (with "
+                  "nothing and all the Shoot's room): a lower bound of its best over every amount",)
     return Exploitability(rules.name, getattr(p, "name", repr(p)), getattr(b, "name", repr(b)), pair.value,
                           best.value, punter_best, True, time.perf_counter() - begin, notes,
                           rules.shoot_bet_points if shoot_bets else ())
