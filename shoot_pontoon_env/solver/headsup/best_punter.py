@@ -1,5 +1,6 @@
 """The punter's best response to a banker that may read the punter's box, heads-up: exact among the
-plays it ranges over (below: the base stake, no Shoot bets, each split hand deciding on its own cards).
+plays it ranges over (below: the base stake, Shoot bets only when asked, each split hand deciding on its own
+cards).
 
 The banker is given by its decisions at each of its hands facing each observation ``O`` of the
 punter's box (``banker_views.observation_draws`` asks any given banker, rule-based or trained, one
@@ -16,9 +17,11 @@ play on its own cards and the pair, at most two hands a box: the game every valu
 chance that the pair may be split (ten-value cards split by rank need the same rank).
 
 Restrictions (the value is the best over these plays; exact for them on the finite shoe): one
-initial stake (``rules.base_stake`` within the stake limits); no Shoot bets (which costs nothing in
-the preset, whose one betting point is before the deal, where a bet is worth -0.137 per chip:
-docs/RESULTS.md); no buy after a twist; no resplits (a box holds at most two hands); each split
+initial stake (``rules.base_stake`` within the stake limits); no Shoot bets unless ``punter_response``
+is given ``totals`` (without them it costs nothing in the preset, whose one betting point is before the
+deal, where a bet is worth -0.137 per chip: docs/RESULTS.md; with them, the punter bets at every point
+of the rules, exact over every amount when the totals are ``shoot_totals.bet_totals``'); no buy after a
+twist; no resplits (a box holds at most two hands); each split
 hand deciding on its own cards and its pair (the second hand could also read the first hand's
 cards, which the punter has seen: a best response that did could be worth more); and bought cards
 dealt face down (``game_punter.check_rules`` refuses ``buy_face_down=False``: the observation of a

@@ -39,7 +39,8 @@ What is exact and what is approximated:
   a trained banker) the best response among plays at the base stake without Shoot bets, each split
   hand deciding on its own cards and its pair (the second hand could also read the first's cards),
   exact for those plays (``best_punter``, its splits by ``split_response``; leaving out Shoot bets
-  costs nothing in the preset, where a Shoot bet before the deal is worth -0.137 per chip). The two
+  costs nothing in the preset, where a Shoot bet before the deal is worth -0.137 per chip; with
+  ``shoot_bets`` it bets at every point of the rules, the banker's own-cards optimum included). The two
   agree against the fixed bankers to 1e-12 (with splits and without: tests/solver/
   test_split_response.py, test_best_response.py; measured, 4e-16 at most), and the solver's
   optimum's value computed by ``game_punter`` equals the solver's own at two hands a box to 1e-12

@@ -12,7 +12,8 @@ average strategies as players of ``best_response``'s model and computes, with it
   observation shows it (twisted cards as a multiset: :func:`multiset_rows`), the banker's information
   in the reduced game (``Measured.exploitability_reduced_game``, the certificate in that game);
 - the punter's best response: ``best_punter.punter_response`` (a punter who knows which cards it
-  twisted; the model's, exact without Shoot bets, which the reduced game has none of).
+  twisted; the model's, exact, over the reduced game's Shoot bets where it has them: nothing or the
+  allowance at each point, ``shoot_equilibrium_rules``).
 
 Two punters (``recall``):
 
