@@ -20,7 +20,7 @@ Restrictions (the value is the best over these plays; exact for them on the fini
 initial stake (``rules.base_stake`` within the stake limits); no Shoot bets unless ``punter_response``
 is given ``totals`` (without them it costs nothing in the preset, whose one betting point is before the
 deal, where a bet is worth -0.137 per chip: docs/RESULTS.md; with them, the punter bets at every point
-of the rules, exact over every amount when the totals are ``shoot_totals.bet_totals``'); no buy after a
+of the rules, exact over every amount when the totals are ``shoot_totals.bet_totals``); no buy after a
 twist; no resplits (a box holds at most two hands); each split
 hand deciding on its own cards and its pair (the second hand could also read the first hand's
 cards, which the punter has seen: a best response that did could be worth more); and bought cards
