@@ -146,8 +146,8 @@ class ResponsePunter(Policy):
             choice = by_bet[min(by_bet, key=lambda bet: abs(bet - box_bet))]
             return self._choice(choice, state, hand.shoot_bet, prefix=(value_index(hand.cards[0]),))
         hidden = state[0]
-        riding = {bet for _, bet in response.splits_by_bet}
-        nearest = min(riding, key=lambda bet: abs(bet - hand.shoot_bet)) if riding else 0
+        riding = response.split_choice_by_bet or {0: {}}  # every bet riding the response splits at or not
+        nearest = min(riding, key=lambda bet: abs(bet - hand.shoot_bet))
         splits = {a for a, bet in response.splits_by_bet if bet == nearest} if response.shoot_bets \
             else response.splits
         if (len(hand.cards) == 2 and max(hidden) == 2 and hidden.index(2) in splits
