@@ -176,8 +176,11 @@ def test_ctrl_c_keeps_the_history(tmp_path):
     """A real SIGINT once generation 0 is measured: the run says so in one line (exit 130) and
     history.json holds generation 0."""
     command = [sys.executable, "-m", "train.table_selfplay", *tiny(tmp_path, generations=2, total=10_000_000)]
+    # SIGINT as a terminal delivers it: a test run started in the background of a shell without job control
+    # inherits SIGINT ignored, and the child would train on through the signal
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "PYTHONPATH": str(ROOT)})
+                               env={**os.environ, "PYTHONPATH": str(ROOT)},
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     first = process.stdout.readline()
     assert json.loads(first)["generation"] == 0, first
     process.send_signal(signal.SIGINT)
