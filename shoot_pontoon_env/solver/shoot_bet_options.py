@@ -82,9 +82,12 @@ def with_shoot_bets(rules: Rules, args: argparse.Namespace) -> Rules:
     label = "-".join(f"{k}{v if not isinstance(v, tuple) else len(v)}" for k, v in changes.items()
                      if k != "shoot_cap")
     try:
-        return rules.replace(**changes, name=f"{rules.name}-{label}")
+        changed = rules.replace(**changes)
     except ValueError as error:
         raise UsageError(f"argument --shoot-bets: {error}") from None
+    if changed == rules:  # the rules' own points and sizes: the same rules, under their own name
+        return rules
+    return changed.replace(name=f"{rules.name}-{label}")
 
 
 __all__ = ["add_shoot_bet_arguments", "bet_totals", "default_points", "shoot_points", "with_shoot_bets"]

@@ -190,3 +190,16 @@ def test_the_solvers_optimum_with_its_shoot_bets_gains_nothing_against_stand17()
     assert result.punter_gain == pytest.approx(0.0, abs=1e-12)
     assert result.pair_value == pytest.approx(2.918970990633094, abs=1e-9)
     assert result.banker_gain > 0.5  # a banker who reads the bets riding takes much of it back
+
+
+def test_shoot_options_that_change_nothing_keep_the_rules_and_their_name() -> None:
+    """A trained model checks the rules by name too: ``--shoot-bets --shoot-points before_deal`` on the preset
+    (its own point) leaves the rules as they are, so the preset's models are still seated."""
+    from shoot_pontoon_env.solver.__main__ import build_exploitability_parser
+    from shoot_pontoon_env.solver.shoot_bet_options import with_shoot_bets
+
+    parse = build_exploitability_parser().parse_args
+    same = parse(["--punter", "tips", "--banker", "stand17", "--shoot-bets", "--shoot-points", "before_deal"])
+    assert with_shoot_bets(SHOOT, same) is SHOOT
+    other = parse(["--punter", "tips", "--banker", "stand17", "--shoot-bets"])
+    assert with_shoot_bets(SHOOT, other).shoot_bet_points == ("before_deal", "before_second_card")
