@@ -3,7 +3,8 @@
 - Against a banker that draws on its own cards, with one hand a box, it is the exact solver's Shoot optimum
   (``solve(..., shoot_ratio)``: the whole Shoot as the allowance), found by another method.
 - Offering only the totals of ``shoot_totals.bet_totals`` loses nothing against offering every amount, with
-  the banker reading the bet (``shoot_aware``) and ``max_shoot_bet`` cutting each bet.
+  a banker whose play is not monotone in the bet and ``max_shoot_bet`` cutting each bet; under ``-m slow``
+  also with ``shoot_aware``, with and without splits.
 - ``shoot_aware``'s declared change point is the one found by asking it at every total.
 - The response played at the engine (``ResponsePunter``) is worth its value within 3 standard errors.
 - ``exploitability --shoot-bets`` answers with the bets' points in its JSON; Shoot options without it
@@ -56,6 +57,7 @@ def test_against_stand17_it_is_the_solvers_shoot_optimum(shoot: int, draw_on_21:
     assert mine.second_card_bets[0] == shoot  # the whole Shoot on an ace, as the solver's optimum bets
 
 
+@pytest.mark.slow  # 37 s; in CI the non-monotone banker's test below compares against every amount
 @pytest.mark.parametrize("rules", [SMALL_EVERY, SMALL_SPLITS], ids=["every-point", "splits"])
 def test_the_totals_offered_lose_nothing_against_every_amount(rules) -> None:
     """``shoot_aware`` stands on 16 once half the Shoot rides: its one change point, cut again at each
