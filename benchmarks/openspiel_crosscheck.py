@@ -29,6 +29,7 @@ from shoot_pontoon_env.openspiel.policies import ViewPolicy, deterministic
 from shoot_pontoon_env.players.strategies import make_strategy
 from shoot_pontoon_env.solver.headsup.best_response import exploitability
 from shoot_pontoon_env.solver.headsup.equilibrium import measure, solve_equilibrium
+from checkpoints import trained_to  # benchmarks/checkpoints.py (the script's own folder)
 
 GAME = f"{GAME_NAME}(players=2,reduced=True,max_buys=0,chance=values,rules=shoot pack:euchre)"
 BANKER, PUNTER = 0, 1
@@ -118,13 +119,8 @@ def compare(game: pyspiel.Game, eq, ours_eq: float) -> None:
 
 def openspiel_cfr_plus(game: pyspiel.Game, checkpoints: list[int], our_value: float) -> None:
     """OpenSpiel's CFR+ average policy at checkpoints: its NashConv and its value beside ours."""
-    solver, done, training = cfr.CFRPlusSolver(game), 0, 0.0
-    for checkpoint in sorted(checkpoints):
-        begin = time.perf_counter()
-        for _ in range(checkpoint - done):
-            solver.evaluate_and_update_policy()
-        training += time.perf_counter() - begin
-        done = checkpoint
+    solver = cfr.CFRPlusSolver(game)
+    for checkpoint, training in trained_to(checkpoints, solver.evaluate_and_update_policy):
         average = solver.average_policy()
         nash_conv = openspiel_exploitability.nash_conv(game, average)
         value = expected_game_score.policy_value(game.new_initial_state(), [average, average])[PUNTER]

@@ -17,6 +17,7 @@ from open_spiel.python.algorithms import outcome_sampling_mccfr
 
 from shoot_pontoon_env.openspiel import GAME_NAME
 from shoot_pontoon_env.openspiel.measure import exploitability
+from checkpoints import trained_to  # benchmarks/checkpoints.py (the script's own folder)
 
 GAME = f"{GAME_NAME}(players=2,reduced=True,max_buys=0)"
 
@@ -29,13 +30,7 @@ def main() -> None:
     np.random.seed(args.seed)  # OpenSpiel's MCCFR samples with NumPy's global generator
     game = pyspiel.load_game(GAME)
     solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
-    done, training = 0, 0.0
-    for checkpoint in sorted(args.checkpoints):
-        begin = time.perf_counter()
-        for _ in range(checkpoint - done):
-            solver.iteration()
-        training += time.perf_counter() - begin
-        done = checkpoint
+    for done, training in trained_to(args.checkpoints, solver.iteration):
         begin = time.perf_counter()
         measured = exploitability(game, solver.average_policy())
         print(json.dumps({"iterations": done, "training_seconds": round(training, 1),

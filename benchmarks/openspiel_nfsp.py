@@ -19,6 +19,7 @@ from open_spiel.python.pytorch import nfsp
 
 from shoot_pontoon_env.openspiel import GAME_NAME
 from shoot_pontoon_env.openspiel.measure import exploitability
+from checkpoints import trained_to  # benchmarks/checkpoints.py (the script's own folder)
 
 GAME = f"{GAME_NAME}(players=2,reduced=True,max_buys=0)"
 
@@ -53,18 +54,15 @@ def main() -> None:
                         min_buffer_size_to_learn=1000, learn_every=64, seed=args.seed,
                         replay_buffer_capacity=200_000, epsilon_start=0.06, epsilon_end=0.001)
               for player in range(2)]
-    done, training = 0, 0.0
-    for checkpoint in sorted(args.checkpoints):
-        begin = time.perf_counter()
-        for _ in range(checkpoint - done):
-            step = env.reset()
-            while not step.last():
-                player = step.observations["current_player"]
-                step = env.step([agents[player].step(step).action])
-            for agent in agents:
-                agent.step(step)
-        training += time.perf_counter() - begin
-        done = checkpoint
+    def episode() -> None:
+        step = env.reset()
+        while not step.last():
+            player = step.observations["current_player"]
+            step = env.step([agents[player].step(step).action])
+        for agent in agents:
+            agent.step(step)
+
+    for done, training in trained_to(args.checkpoints, episode):
         begin = time.perf_counter()
         measured = exploitability(game, average_policy(agents, num_actions))
         print(json.dumps({"episodes": done, "training_seconds": round(training, 1), **measured.to_dict(),
