@@ -250,12 +250,28 @@ class PunterRows:
     """(100,): net chips per unit stake of that start against a banker's Pontoon at the peek."""
 
 
+class ShootOutcome(NamedTuple):
+    """Rows of an indicator instead of chips (``punter_rows(outcomes=...)``): 1 where the box's Shoot bet
+    totals ``bet`` chips and settles with ``result`` for the punter (+1 the Shoot pays it, -1 the Shoot
+    takes it), else 0. The per-deal law of the Shoot (``deal_law``) is the value of such rows."""
+
+    result: int
+    bet: int
+
+    def of(self, h: np.ndarray | float, shoot_bet: int) -> np.ndarray | float:
+        """The indicator for a hand whose Shoot result per chip is ``h`` (by banker outcome)."""
+        return (np.asarray(h) == self.result) * float(shoot_bet == self.bet)
+
+
 class _Mirror:
     """The engine's flow of one punter box, on cards standing for values (see the module doc)."""
 
-    def __init__(self, rules: Rules, policy: PunterPolicy) -> None:
+    def __init__(self, rules: Rules, policy: PunterPolicy, outcomes: tuple[ShootOutcome, ...] = ()) -> None:
         self.rules = rules
         self.policy = policy
+        self.outcomes = outcomes
+        self.width = NUM_OUTCOMES * max(len(outcomes), 1)
+        """A row's length: the payoff by banker outcome, once per indicator where there are ``outcomes``."""
         self.g = {s: payoff_matrices(rules, s) for s in (False, True)}
         self.bust_g, self.bust_h = bust_payoff(rules)
         self.max_hands = min(rules.max_split_hands, 2)
@@ -442,15 +458,15 @@ class _Mirror:
         for at in range(0, len(k1), 64):  # in chunks, to bound the memory of the pairs
             code = k1[at:at + 64, None] + k2[None, :]
             value = (v1[at:at + 64, None, :] * p2[None, :, None]
-                     + p1[at:at + 64, None, None] * v2[None, :, :]).reshape(-1, NUM_OUTCOMES)
+                     + p1[at:at + 64, None, None] * v2[None, :, :]).reshape(-1, self.width)
             keys, inverse = np.unique(code.ravel(), return_inverse=True)
-            summed = np.zeros((len(keys), NUM_OUTCOMES))
+            summed = np.zeros((len(keys), self.width))
             np.add.at(summed, inverse, value)
             for key, row in zip(keys.tolist(), summed):
                 acc[key] = acc[key] + row if key in acc else row
         keys = np.array(sorted(acc), dtype=np.int64)
         counts = (keys[:, None] // _CODE_BASE[None, :]) % (NUM_VALUES + 1)
-        return counts, w * np.array([acc[k] for k in keys.tolist()]).reshape(len(keys), NUM_OUTCOMES)
+        return counts, w * np.array([acc[k] for k in keys.tolist()]).reshape(len(keys), self.width)
 
     def hand_tree(self, hand: Hand, shoot_bet: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every play of one split hand (its pair card, then its own second card and draws): value
@@ -476,21 +492,35 @@ class _Mirror:
         finally:
             self.last_hand = saved
         return (np.array(counts, dtype=np.int64), np.array(probs),
-                np.array(rows).reshape(len(rows), NUM_OUTCOMES))
+                np.array(rows).reshape(len(rows), self.width))
 
     # ----------------------------------------------------------------- payoffs
     def payoff_row(self, hands: list[Hand], unit: int) -> np.ndarray:
-        """Net chips per unit stake of the finished box against each banker outcome."""
+        """Net chips per unit stake of the finished box against each banker outcome (or, with
+        ``outcomes``, each one's indicator, one after the other)."""
+        if self.outcomes:
+            return np.concatenate([self.indicator_row(hands, outcome) for outcome in self.outcomes])
         row = np.zeros(NUM_OUTCOMES)
         for hand in hands:
             if hand.settled:  # bust
                 row += self.bust_g * hand.stake + self.bust_h * hand.shoot_bet
                 continue
-            rank = hand_rank(hand, self.rules)
-            cls = punter_row(rank.total, len(hand.cards), rank.hand_class == HandClass.PONTOON)
             g, h = self.g[hand.from_split]
+            cls = self.row_of(hand)
             row += g[cls] * hand.stake + h[cls] * hand.shoot_bet
         return row / unit
+
+    def indicator_row(self, hands: list[Hand], outcome: ShootOutcome) -> np.ndarray:
+        row = np.zeros(NUM_OUTCOMES)
+        for hand in hands:
+            row += outcome.of(self.bust_h if hand.settled else self.g[hand.from_split][1][self.row_of(hand)],
+                              hand.shoot_bet)
+        return row
+
+    def row_of(self, hand: Hand) -> int:
+        """The payoff row of a stood hand (``payoff.punter_row``)."""
+        rank = hand_rank(hand, self.rules)
+        return punter_row(rank.total, len(hand.cards), rank.hand_class == HandClass.PONTOON)
 
 
 _CODE_BASE = (NUM_VALUES + 1) ** np.arange(NUM_VALUES)
@@ -502,7 +532,7 @@ def _by_counts(counts: np.ndarray, probs: np.ndarray, rows: np.ndarray
     """One hand's plays grouped by value counts: (count codes, total chance, chance-weighted payoff)."""
     keys, inverse = np.unique(counts @ _CODE_BASE, return_inverse=True)
     prob = np.bincount(inverse, weights=probs, minlength=len(keys))
-    value = np.zeros((len(keys), NUM_OUTCOMES))
+    value = np.zeros((len(keys), rows.shape[1]))
     np.add.at(value, inverse, probs[:, None] * rows)
     return keys, prob, value
 
@@ -555,8 +585,10 @@ def _second_card_bets(rules: Rules, policy: PunterPolicy, box: Hand) -> dict[int
     return _ask_amounts(policy, view)
 
 
-def punter_rows(rules: Rules, policy: PunterPolicy) -> PunterRows:
-    """Play ``policy``'s box in every way it can go (heads-up, the banker playing on after)."""
+def punter_rows(rules: Rules, policy: PunterPolicy, outcomes: tuple[ShootOutcome, ...] = ()) -> PunterRows:
+    """Play ``policy``'s box in every way it can go (heads-up, the banker playing on after). With
+    ``outcomes``, the payoffs are their indicators (:class:`ShootOutcome`), the rows otherwise the same:
+    ``payoff`` holds each one's ``NUM_OUTCOMES`` columns in turn and ``peek_payoff`` a column each."""
     check_rules(rules)
     stake = _ask_amount(policy, _pre_deal_view(rules, (LegalMove(ActionKind.STAKE, rules.min_stake,
                                                                   rules.max_stake),), Phase.STAKES))
@@ -568,11 +600,11 @@ def punter_rows(rules: Rules, policy: PunterPolicy) -> PunterRows:
         seen, _ = seen_cards([box], [], [], PUNTER_SEAT, [0] * 13)
         deal_bets = _ask_amounts(policy, _pre_deal_view(rules, (LegalMove(ActionKind.SHOOT_BET, 0, cap),),
                                                         Phase.SHOOT_BETS, seen, "before_deal"))
-    mirror = _Mirror(rules, policy)
+    mirror = _Mirror(rules, policy, outcomes)
     acc: dict[tuple[Observation, tuple[int, ...]], np.ndarray] = {}
     settled: dict[Observation, bool] = {}
     peek_counts = np.zeros((NUM_VALUES * NUM_VALUES, NUM_VALUES), dtype=np.int64)
-    peek_payoff = np.zeros(NUM_VALUES * NUM_VALUES)
+    peek_payoff = np.zeros((NUM_VALUES * NUM_VALUES, len(outcomes)) if outcomes else NUM_VALUES * NUM_VALUES)
     g_peek, h_peek = mirror.g[False]
     held = mirror.held
     for first, second in itertools.product(held, held):
@@ -593,7 +625,8 @@ def punter_rows(rules: Rules, policy: PunterPolicy) -> PunterRows:
                 rank = hand_rank(hands[0], rules)
                 cls = punter_class(rank.total, 2, rank.hand_class == HandClass.PONTOON)
                 p *= chance * q
-                peek_payoff[k] += p * (g_peek[cls, PONTOON] * stake + h_peek[cls, PONTOON] * total) / stake
+                peek_payoff[k] += p * (np.array([o.of(h_peek[cls, PONTOON], total) for o in outcomes]) if outcomes
+                                       else (g_peek[cls, PONTOON] * stake + h_peek[cls, PONTOON] * total) / stake)
                 for box, w in mirror.next_hand(hands, -1, p, known):
                     _add_row(acc, settled, box, w, mirror.payoff_row(box, stake))
     splits = sorted({split_observation(stake, total) for total, _, _ in mirror.splits})
@@ -609,7 +642,7 @@ def punter_rows(rules: Rules, policy: PunterPolicy) -> PunterRows:
         rules=rules, stake=stake, shoot_bet=max(deal_bets, key=deal_bets.get), observations=observations,
         obs_index=np.array([index[o] for o, _ in keys], dtype=np.int64),
         counts=np.array([c for _, c in keys], dtype=np.int64).reshape(len(keys), NUM_VALUES),
-        payoff=np.array([acc[k] for k in keys]).reshape(len(keys), NUM_OUTCOMES),
+        payoff=np.array([acc[k] for k in keys]).reshape(len(keys), mirror.width),
         all_settled=np.array([settled[o] for o in observations], dtype=bool),
         peek_counts=peek_counts, peek_payoff=peek_payoff)
 

@@ -1,0 +1,162 @@
+"""The value of the bank: the Shoot as a Markov chain across the deals of a session, heads-up, exactly.
+
+A bank is held from a Shoot of ``s`` chips for a session of at most ``deals`` deals. Each deal moves
+the Shoot by the Shoot bets the punter loses (in) and wins (out), by the law of
+``headsup.deal_law`` at the Shoot it starts with; chips that would lift the Shoot past a bank limit
+(``shoot_cap``) go to the banker instead. The bank passes when a deal empties the Shoot; after every
+other deal the banker keeps it or sells it (for ``bank_sale_price``, taking its Shoot back), as its own
+rule says at the new Shoot. The banker's profit (its Shoot counted as its own chips) is summed until
+the bank passes, is sold, or the session ends.
+
+Why a session of a given length, not "until the bank passes": with the library's punters the
+preset's bank never passes. ``tips`` bets the Shoot only before the deal and only once it holds ten
+maximum stakes (100 chips), two chips at a time, so a Shoot under 100 never moves and one above
+stops moving the first time it falls under 100; the banker's expected profit until the bank passes
+is then unbounded (docs/RULES.md, "The value of the bank").
+
+Exact, with no truncation: the values are sums over every Shoot the session can reach, by backward
+induction (:func:`bank_value`'s ``value``) and forward over the chances of each Shoot after each deal
+(the chances of passing and selling at each deal); the two give the same value. Heads-up only: at more
+seats the law of a deal is the joint law of every box against one banker hand, which this model does
+not compute (the session Monte Carlo, ``bank_sessions``, plays any table).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..players.policy import Policy
+from ..rules import Rules
+from .bank_sessions import sells_at
+from .headsup.deal_law import DealLaws
+
+
+@dataclass(frozen=True)
+class BankValue:
+    """The bank held from ``shoot`` chips for a session of at most ``deals`` deals."""
+
+    shoot: int
+    deals: int
+    value: float
+    """The banker's expected net chips over the session."""
+    passed: tuple[float, ...]
+    """``passed[t]``: the chance the bank passes (its Shoot emptied) in deal ``t + 1``."""
+    sold: tuple[float, ...]
+    """``sold[t]``: the chance the banker sells after deal ``t + 1``."""
+    kept: float
+    """The chance the banker still holds the bank when the session's deals are played."""
+    expected_deals: float
+    """The deals the banker expects to play."""
+    forward_value: float
+    """The value summed forward over each deal's Shoots: equal to ``value`` (a check of the two sums)."""
+    states: int
+    """The Shoots (chips) the session can reach."""
+    seconds: float
+
+    @property
+    def pass_chance(self) -> float:
+        return sum(self.passed)
+
+    @property
+    def sale_chance(self) -> float:
+        return sum(self.sold)
+
+    def to_dict(self) -> dict:
+        return {"shoot": self.shoot, "deals": self.deals, "value": self.value, "pass_chance": self.pass_chance,
+                "sale_chance": self.sale_chance, "kept_chance": self.kept, "expected_deals": self.expected_deals,
+                "passes_by_deal": list(self.passed), "sales_by_deal": list(self.sold),
+                "forward_value": self.forward_value, "states": self.states, "seconds": self.seconds}
+
+
+class BankChain:
+    """The chain of one (punter, banker) pair under ``rules``: its deal laws and the banker's sales,
+    each computed once, shared by the values asked of it."""
+
+    def __init__(self, rules: Rules, punter: Policy, banker: Policy) -> None:
+        self.rules = rules
+        self.laws = DealLaws(rules, punter, banker)
+        self.banker = banker
+        self._sells: dict[int, bool] = {}
+
+    def sells(self, shoot: int) -> bool:
+        if shoot not in self._sells:
+            self._sells[shoot] = sells_at(self.rules, self.banker, shoot)
+        return self._sells[shoot]
+
+    def after(self, shoot: int, move: int) -> int:
+        """The Shoot after a deal that moved it by ``move`` chips (a bank limit keeps the excess out)."""
+        cap = self.rules.shoot_cap
+        return min(shoot + move, cap) if move > 0 and cap is not None else shoot + move
+
+    def steps(self, shoot: int) -> list[tuple[int, float]]:
+        """(Shoot after the deal, chance) of a deal at ``shoot``: 0 where the bank passes."""
+        out: dict[int, float] = {}
+        for move, chance in self.laws(shoot).moves.items():
+            after = self.after(shoot, move)
+            out[after] = out.get(after, 0.0) + chance
+        return sorted(out.items())
+
+    def value(self, shoot: int, deals: int) -> BankValue:
+        """The bank held from ``shoot`` chips for at most ``deals`` deals."""
+        if shoot < 1 or deals < 1:
+            raise ValueError(f"shoot = {shoot!r}, deals = {deals!r}: expected a Shoot of at least 1 chip and "
+                             "at least one deal")
+        begin = time.perf_counter()
+        depth = self._reachable(shoot, deals)
+        price = self.rules.bank_sale_price
+
+        def then(after: int, later: Callable[[int], float]) -> float:
+            if after == 0:
+                return 0.0
+            return float(price) if self.sells(after) else later(after)
+
+        values: dict[int, float] = {}
+        for left in range(1, deals + 1):  # the value with ``left`` deals to play, where a Shoot can be met
+            before = values
+            later = (lambda x: before[x]) if left > 1 else (lambda x: 0.0)
+            values = {s: self.laws(s).banker_gain + sum(p * then(a, later) for a, p in self.steps(s))
+                      for s, d in depth.items() if d <= deals - left}
+        passed, sold, alive, expected, forward = [], [], {shoot: 1.0}, 0.0, 0.0
+        for _ in range(deals):
+            expected += sum(alive.values())
+            gone = [0.0, 0.0]
+            nxt: dict[int, float] = {}
+            for s, p in alive.items():
+                forward += p * self.laws(s).banker_gain
+                for a, q in self.steps(s):
+                    if a == 0:
+                        gone[0] += p * q
+                    elif self.sells(a):
+                        gone[1] += p * q
+                    else:
+                        nxt[a] = nxt.get(a, 0.0) + p * q
+            passed.append(gone[0])
+            sold.append(gone[1])
+            forward += price * gone[1]
+            alive = nxt
+        return BankValue(shoot, deals, values[shoot], tuple(passed), tuple(sold), sum(alive.values()), expected,
+                         forward, len(depth), time.perf_counter() - begin)
+
+    def _reachable(self, shoot: int, deals: int) -> dict[int, int]:
+        """The deal (0-based) at which each Shoot the session plays from is first met."""
+        depth = {shoot: 0}
+        frontier = [shoot]
+        for d in range(1, deals):
+            nxt = []
+            for s in frontier:
+                for a, _ in self.steps(s):
+                    if a > 0 and a not in depth and not self.sells(a):
+                        depth[a] = d
+                        nxt.append(a)
+            frontier = nxt
+        return depth
+
+
+def bank_value(rules: Rules, punter: Policy, banker: Policy, shoot: int, deals: int) -> BankValue:
+    """The value of a heads-up bank held from ``shoot`` chips for at most ``deals`` deals."""
+    return BankChain(rules, punter, banker).value(shoot, deals)
+
+
+__all__ = ["BankChain", "BankValue", "bank_value"]

@@ -1,0 +1,167 @@
+"""The value of the bank (issue 38, item 4): the Shoot as a Markov chain across a session, heads-up.
+
+- A deal's law: its mean Shoot move is exactly the Shoot part of the pair's value (the same punter without
+  bets against a banker on its own cards), and the engine's deals fall on each move within 3 standard errors.
+- The chain: against every path of a small made-up chain, to 1e-12 (values, chances of passing and selling
+  at each deal, deals expected); forward and backward sums agree.
+- Against sessions at the engine (passes, sales, a bank limit), within 3 standard errors.
+- ``bank-value --json`` answers with ``value``; more seats without ``--monte-carlo`` is one line.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from shoot_pontoon_env.actions import Action, ActionKind
+from shoot_pontoon_env.engine.view import SeatView
+from shoot_pontoon_env.players.strategies import StandOnBanker, TipsPunter, make_strategy
+from shoot_pontoon_env.rules import SHOOT
+from shoot_pontoon_env.solver.__main__ import main as solver_main
+from shoot_pontoon_env.solver.bank_sessions import PASSED, SOLD, play_sessions, table_at_shoot
+from shoot_pontoon_env.solver.bank_value import BankChain
+from shoot_pontoon_env.solver.headsup.best_response import pair_value
+from shoot_pontoon_env.solver.headsup.deal_law import DealLaw, DealLaws, shoot_rules
+from shoot_pontoon_env.players.session import play_until
+from shoot_pontoon_env.engine import Phase
+
+SECOND = SHOOT.replace(name="shoot-second", shoot_bet_points=("before_deal", "before_second_card"))
+"""Bets before the second card too: ``tips`` bets 4 chips on an ace or a ten-value first card at any Shoot."""
+
+
+@dataclass(repr=True)
+class NoBets(TipsPunter):
+    """``tips`` who never bets the Shoot (its play does not depend on its bets)."""
+
+    def shoot_bet(self, view: SeatView, rng: np.random.Generator) -> Action:
+        return Action(ActionKind.SHOOT_BET, 0)
+
+
+@dataclass(repr=True)
+class SellerAt(StandOnBanker):
+    """``stand17`` who sells the bank once the Shoot holds ``sell_at`` chips."""
+
+    sell_at: int = 20
+
+    def bank(self, view: SeatView, rng: np.random.Generator) -> Action:
+        return Action(ActionKind.SELL_BANK if view.shoot >= self.sell_at else ActionKind.KEEP_BANK)
+
+
+def test_a_deals_mean_move_is_the_shoot_part_of_the_pairs_value():
+    banker = make_strategy("stand17")
+    small = SECOND.replace(name="euchre-second", pack="euchre")
+    for shoot in (3, 120):  # the room limits the bet at 3; tips bets before the deal too from 100 chips
+        law = DealLaws(small, make_strategy("tips"), banker)(shoot)
+        rules = shoot_rules(small, shoot)
+        with_bets = pair_value(make_strategy("tips"), banker, rules)
+        without = pair_value(NoBets(), banker, rules)
+        shoot_part = (with_bets.value - without.value) * with_bets.rows.stake
+        assert sum(law.moves.values()) == pytest.approx(1.0, abs=1e-12)
+        assert -sum(m * p for m, p in law.moves.items()) == pytest.approx(shoot_part, abs=1e-12)
+        assert law.banker_gain == pytest.approx(-with_bets.value * with_bets.rows.stake, abs=1e-12)
+        assert len(law.moves) > 1
+    preset = DealLaws(SHOOT, make_strategy("tips"), banker)
+    assert preset(99).moves == {0: 1.0}  # the preset's tips bets only from ten maximum stakes (docs/RULES.md)
+    assert set(preset(100).moves) == {-2, 2}
+
+
+def test_the_engines_deals_fall_on_each_move_within_3_standard_errors():
+    punter, banker, shoot, n = make_strategy("tips"), make_strategy("shoot_aware"), 3, 6000  # 3: the room limits
+    law = DealLaws(SECOND, punter, banker)(shoot)
+    rng = np.random.default_rng(11)
+    moves, gains = [], []
+    for _ in range(n):
+        table = table_at_shoot(SECOND, shoot, np.random.default_rng(rng.integers(2**63)))
+        wealth = table.wealth(0)
+        table.start_deal()
+        play_until(table, [banker, punter], rng, lambda t: t.phase == Phase.BANK_DECISION)
+        moves.append(-shoot if table.turnovers else table.shoot - shoot)
+        gains.append((table.balances[0] if table.turnovers else table.wealth(0)) - wealth)
+    moves = np.array(moves)
+    assert set(np.unique(moves)) <= set(law.moves)
+    for move, chance in law.moves.items():
+        seen = float((moves == move).mean())
+        assert abs(seen - chance) < 3 * np.sqrt(chance * (1 - chance) / n), (move, seen, chance)
+    assert abs(np.mean(gains) - law.banker_gain) < 3 * np.std(gains) / np.sqrt(n)
+
+
+class _MadeUpLaws:
+    """A small chain: at Shoot s the punter bets min(s, 3); it wins with chance 0.3 + s / 100."""
+
+    classes = 0
+
+    def __call__(self, shoot: int) -> DealLaw:
+        bet, win = min(shoot, 3), 0.3 + shoot / 100
+        return DealLaw(shoot, banker_gain=0.5 + bet * (1 - 2 * win) - shoot / 50, moves={-bet: win, bet: 1 - win})
+
+
+def _every_path(chain: BankChain, shoot: int, deals: int, price: int):
+    """(value, passes by deal, sales by deal) summed over every path of the chain."""
+    value, passed, sold = 0.0, [0.0] * deals, [0.0] * deals
+
+    def walk(s: int, t: int, chance: float) -> None:
+        nonlocal value
+        if t == deals:
+            return
+        law = chain.laws(s)
+        value += chance * law.banker_gain
+        for move, p in law.moves.items():
+            after = chain.after(s, move)
+            if after == 0:
+                passed[t] += chance * p
+            elif chain.sells(after):
+                sold[t] += chance * p
+                value += chance * p * price
+            else:
+                walk(after, t + 1, chance * p)
+
+    walk(shoot, 0, 1.0)
+    return value, passed, sold
+
+
+def test_the_chain_is_the_sum_over_every_path_of_a_small_chain():
+    rules = SHOOT.replace(initial_shoot=4, shoot_cap=9, bank_sale_price=3)
+    chain = BankChain(rules, make_strategy("tips"), make_strategy("stand17"))
+    chain.laws = _MadeUpLaws()
+    chain.sells = lambda s: s >= 8
+    for shoot, deals in ((4, 1), (4, 6), (2, 7), (7, 5)):
+        result = chain.value(shoot, deals)
+        value, passed, sold = _every_path(chain, shoot, deals, 3)
+        assert result.value == pytest.approx(value, abs=1e-12)
+        assert result.forward_value == pytest.approx(value, abs=1e-12)
+        assert result.passed == pytest.approx(passed, abs=1e-12)
+        assert result.sold == pytest.approx(sold, abs=1e-12)
+        assert result.kept == pytest.approx(1 - sum(passed) - sum(sold), abs=1e-12)
+        assert deals < 6 or result.pass_chance > 0.01 and result.sale_chance > 0.01
+    assert chain.after(8, 3) == 9  # the bank limit keeps the excess out of the Shoot
+
+
+def test_the_chain_against_sessions_at_the_engine():
+    rules = SECOND.replace(name="euchre-second", pack="euchre", initial_shoot=10, bank_sale_price=5, shoot_cap=24)
+    punter, banker = make_strategy("tips"), SellerAt(sell_at=20)
+    chain = BankChain(rules, punter, banker)
+    result = chain.value(10, 8)
+    assert result.value == pytest.approx(result.forward_value, abs=1e-9)
+    assert result.pass_chance > 0.05 and result.sale_chance > 0.01
+    sample = play_sessions(rules, punter, banker, 10, 8, 3000, seed=4)
+    mean, se = sample.mean()
+    assert abs(mean - result.value) < 3 * se
+    n = len(sample.profit)
+    for ended, chance in ((PASSED, result.pass_chance), (SOLD, result.sale_chance)):
+        seen = float((sample.ended == ended).mean())
+        assert abs(seen - chance) < 3 * np.sqrt(chance * (1 - chance) / n), (ended, seen, chance)
+    assert abs(sample.deals.mean() - result.expected_deals) < 3 * sample.deals.std() / np.sqrt(n)
+
+
+def test_bank_value_cli(capsys):
+    assert solver_main(["bank-value", "--shoot", "102", "--deals", "1", "--banker", "stand17", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["exact"] and out["value"] > out["fair_price"] > 0 and out["kept_chance"] == pytest.approx(1.0)
+    assert out["value"] == pytest.approx(out["forward_value"], abs=1e-9)
+    assert solver_main(["bank-value", "--shoot", "60", "--deals", "2", "--players", "3", "--monte-carlo", "40",
+                        "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert not out["exact"] and "value" in out and out["standard_error"] > 0 and out["monte_carlo"]["sessions"] == 40
