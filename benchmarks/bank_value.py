@@ -1,4 +1,4 @@
-"""The value of the bank over a session (issue 38, item 4): the exact chain of ``solver/bank_value.py`` beside
+"""The value of the bank over a session (issue 38, item 4): the exact chain of ``solver/session/chain.py`` beside
 sessions played at the engine, heads-up, for the preset at Shoots of 50, 100 and 200 chips (``tips`` against
 ``shoot_aware``, who sells the bank at three times the posted Shoot, and against ``dealer``, who never sells)
 and for two tables where the Shoot moves more (bets before the second card too; a posted Shoot of 10 chips).
@@ -16,8 +16,8 @@ import numpy as np
 
 from shoot_pontoon_env.players.strategies import make_strategy
 from shoot_pontoon_env.rules import SHOOT, Rules
-from shoot_pontoon_env.solver.bank_sessions import PASSED, SOLD, play_sessions
-from shoot_pontoon_env.solver.bank_value import BankChain
+from shoot_pontoon_env.solver.session.sessions import PASSED, SOLD, play_sessions
+from shoot_pontoon_env.solver.session.chain import BankChain
 
 SECOND = SHOOT.replace(name="shoot-second", shoot_bet_points=("before_deal", "before_second_card"))
 SMALL = SECOND.replace(name="shoot-second-initial10", initial_shoot=10)

@@ -61,6 +61,14 @@ BAD = [
     ("solver", ["--rules", "playtech", "--banker-stands-on", "17"], r"argument --banker-stands-on: rules 'playtech'"),
     ("solver", ["--shoot-points", "before_deal"],
      r"argument --shoot-points: applies only to the Shoot analysis: add --shoot-ratio R \(with --rules shoot\)"),
+    ("solver", ["bank-value", "--shoot", "20", "--players", "4"],
+     r"argument --players: the exact value is heads-up only .* add --monte-carlo SESSIONS"),
+    ("solver", ["bank-value", "--shoot", "0"], r"argument --shoot: .*0"),
+    ("solver", ["bank-value", "--shoot", "60", "--shoot-cap", "50"],
+     r"argument --shoot: 60 chips is past the bank limit --shoot-cap 50"),
+    ("solver", ["bank-value", "--shoot", "60", "--banker", "random"], r"argument --banker: 'random' plays at random"),
+    ("solver", ["bank-value", "--shoot", "60", "--punter", "croupier"], r"argument --punter .croupier.: expected a strategy"),
+    ("solver", ["bank-value", "--shoot", "60", "--shoot-points", "before_flop"], r"argument --shoot-points"),
 ]
 
 

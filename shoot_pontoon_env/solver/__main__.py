@@ -14,7 +14,7 @@ front door (docs/ARCHITECTURE.md) above the solver it runs.
 heads-up equilibrium of a reduced game (``equilibrium_cli.py``).
 
 ``python -m shoot_pontoon_env.solver bank-value --shoot N [--punter P] [--banker B] [--deals H] [--json]``
-values the bank over a session, the Shoot as a Markov chain (``bank_value_cli.py``).
+values the bank over a session, the Shoot as a Markov chain (``session/cli.py``).
 """
 
 from __future__ import annotations
@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == EXPLOITABILITY:
         return exploitability_main(argv[1:])
     if argv and argv[0] == "bank-value":
-        from .bank_value_cli import bank_value_main
+        from .session.cli import bank_value_main
 
         return bank_value_main(argv[1:], exploitability_player)
     if argv and argv[0] == "equilibrium":

@@ -21,8 +21,8 @@ from shoot_pontoon_env.engine.view import SeatView
 from shoot_pontoon_env.players.strategies import StandOnBanker, TipsPunter, make_strategy
 from shoot_pontoon_env.rules import SHOOT
 from shoot_pontoon_env.solver.__main__ import main as solver_main
-from shoot_pontoon_env.solver.bank_sessions import PASSED, SOLD, play_sessions, table_at_shoot
-from shoot_pontoon_env.solver.bank_value import BankChain
+from shoot_pontoon_env.solver.session.sessions import PASSED, SOLD, play_sessions, table_at_shoot
+from shoot_pontoon_env.solver.session.chain import BankChain
 from shoot_pontoon_env.solver.headsup.best_response import pair_value
 from shoot_pontoon_env.solver.headsup.deal_law import DealLaw, DealLaws, shoot_rules
 from shoot_pontoon_env.players.session import play_until

@@ -1,6 +1,6 @@
 """One heads-up deal at a Shoot of ``s``, exactly: how far the Shoot moves and what the banker expects.
 
-The step of the session's chain (``solver/bank_value.py``). For a fixed punter and banker the deal's
+The step of the session's chain (``solver/session/chain.py``). For a fixed punter and banker the deal's
 chance law is the heads-up game's (``game_punter``, ``best_banker.evaluate``) with the Shoot at ``s``
 (the rules' ``initial_shoot`` set to ``s``: the model's views show that Shoot, and the punter's
 Shoot bets are limited by it). The Shoot moves only by Shoot bets: a box's bet (of ``b`` chips in

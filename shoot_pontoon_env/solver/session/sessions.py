@@ -1,5 +1,5 @@
 """Sessions at the engine: a bank held from a Shoot of ``s`` chips, deal after deal, until it passes, is
-sold or the session's deals are played. The Monte Carlo beside the chain of ``bank_value``."""
+sold or the session's deals are played. The Monte Carlo beside the chain of ``chain``."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine import Phase, Table
-from ..engine.view import SeatView, seat_view
-from ..actions import KEEP_BANK, SELL_BANK, LegalMove, ActionKind
-from ..players.policy import Policy
-from ..players.session import play_deal
-from ..rules import Rules
+from ...engine import Phase, Table
+from ...engine.view import SeatView, seat_view
+from ...actions import KEEP_BANK, SELL_BANK, LegalMove, ActionKind
+from ...players.policy import Policy
+from ...players.session import play_deal
+from ...rules import Rules
 
 BANKER, PUNTER = 0, 1
 STARTING_CHIPS = 1000

@@ -1,6 +1,6 @@
 """``python -m shoot_pontoon_env.solver bank-value --shoot N [--punter P] [--banker B] [--deals H]
 [--players N] [--shoot-points ...] [--max-shoot-bet N] [--shoot-cap N] [--sale-price N] [--initial-shoot N]
-[--monte-carlo SESSIONS] [--seed S] [--json]``: the value of the bank over a session (``bank_value.py``),
+[--monte-carlo SESSIONS] [--seed S] [--json]``: the value of the bank over a session (``chain.py``),
 heads-up exactly; at more seats by the session Monte Carlo only."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..cli import Parser, UsageError, int_in, strict_json
-from ..engine import MAX_PLAYERS
-from ..rules import CHIP_LIMIT, Rules, get_rules
-from .bank_sessions import KEPT, PASSED, SOLD, play_sessions
-from .bank_value import BankChain
-from .shoot_bet_options import shoot_points
+from ...cli import Parser, UsageError, int_in, strict_json
+from ...engine import MAX_PLAYERS
+from ...rules import CHIP_LIMIT, Rules, get_rules
+from .sessions import KEPT, PASSED, SOLD, play_sessions
+from .chain import BankChain
+from ..shoot_bet_options import shoot_points
 
 BANK_VALUE = "bank-value"
 MAX_SESSION_DEALS = 10_000

@@ -18,7 +18,7 @@ Exact, with no truncation: the values are sums over every Shoot the session can 
 induction (:func:`bank_value`'s ``value``) and forward over the chances of each Shoot after each deal
 (the chances of passing and selling at each deal); the two give the same value. Heads-up only: at more
 seats the law of a deal is the joint law of every box against one banker hand, which this model does
-not compute (the session Monte Carlo, ``bank_sessions``, plays any table).
+not compute (the session Monte Carlo, ``sessions``, plays any table).
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..players.policy import Policy
-from ..rules import Rules
-from .bank_sessions import sells_at
-from .headsup.deal_law import DealLaws
+from ...players.policy import Policy
+from ...rules import Rules
+from .sessions import sells_at
+from ..headsup.deal_law import DealLaws
 
 
 @dataclass(frozen=True)
