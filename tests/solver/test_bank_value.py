@@ -5,6 +5,8 @@
 - The chain: against every path of a small made-up chain, to 1e-12 (values, chances of passing and selling
   at each deal, deals expected); forward and backward sums agree.
 - Against sessions at the engine (passes, sales, a bank limit), within 3 standard errors.
+- The best sale rule (``keep_value``) is worth at least any rule's value; ``ValueSeller`` sells exactly where the
+  price beats it, and its sessions at the engine are worth the chain's value within 3 standard errors.
 - ``bank-value --json`` answers with ``value``; more seats without ``--monte-carlo`` is one line.
 """
 
@@ -22,7 +24,7 @@ from shoot_pontoon_env.players.strategies import StandOnBanker, TipsPunter, make
 from shoot_pontoon_env.rules import SHOOT
 from shoot_pontoon_env.solver.__main__ import main as solver_main
 from shoot_pontoon_env.solver.session.sessions import PASSED, SOLD, play_sessions, table_at_shoot
-from shoot_pontoon_env.solver.session.chain import BankChain
+from shoot_pontoon_env.solver.session.chain import BankChain, ValueSeller
 from shoot_pontoon_env.solver.headsup.best_response import pair_value
 from shoot_pontoon_env.solver.headsup.deal_law import DealLaw, DealLaws, shoot_rules
 from shoot_pontoon_env.players.session import play_until
@@ -154,6 +156,29 @@ def test_the_chain_against_sessions_at_the_engine():
         seen = float((sample.ended == ended).mean())
         assert abs(seen - chance) < 3 * np.sqrt(chance * (1 - chance) / n), (ended, seen, chance)
     assert abs(sample.deals.mean() - result.expected_deals) < 3 * sample.deals.std() / np.sqrt(n)
+
+
+def test_the_value_seller_sells_where_the_price_beats_the_best_sale_rules_value():
+    rules = SECOND.replace(name="euchre-second", pack="euchre", initial_shoot=10, bank_sale_price=9)
+    punter, deals = make_strategy("tips"), 6
+    keeps = BankChain(rules, punter, make_strategy("stand17"))  # never sells
+    best = keeps.keep_value(10, deals)
+    for banker in (make_strategy("stand17"), SellerAt(sell_at=12), SellerAt(sell_at=6)):
+        rule = BankChain(rules, punter, banker, keeps.laws).value(10, deals)
+        assert best >= rule.value - 1e-12 and best >= rule.forward_value - 1e-12
+    seller = ValueSeller(make_strategy("stand17"), punter, deals, keeps.laws)
+    chain = BankChain(rules, punter, seller, keeps.laws)
+    result = chain.value(10, deals)
+    shoots = sorted(keeps._reachable(10, deals, lambda s: False))
+    decisions = {s: chain.sells(s) for s in shoots}
+    assert decisions == {s: 9 > keeps.keep_value(s, deals) for s in shoots}
+    assert any(decisions.values()) and not all(decisions.values())
+    assert best >= result.value - 1e-12
+    sample = play_sessions(rules, punter, seller, 10, deals, 2000, seed=8)
+    mean, se = sample.mean()
+    assert abs(mean - result.value) < 3 * se
+    seen = float((sample.ended == SOLD).mean())
+    assert abs(seen - result.sale_chance) < 3 * np.sqrt(result.sale_chance * (1 - result.sale_chance) / 2000)
 
 
 def test_bank_value_cli(capsys):

@@ -27,6 +27,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
+from ...actions import Action, ActionKind
+from ...engine.view import SeatView
 from ...players.policy import Policy
 from ...rules import Rules
 from .sessions import sells_at
@@ -72,15 +76,17 @@ class BankValue:
 
 class BankChain:
     """The chain of one (punter, banker) pair under ``rules``: its deal laws and the banker's sales,
-    each computed once, shared by the values asked of it."""
+    each computed once, shared by the values asked of it (``laws``: deal laws to share with another
+    chain of the same pair's play, such as a :class:`ValueSeller`'s)."""
 
-    def __init__(self, rules: Rules, punter: Policy, banker: Policy) -> None:
+    def __init__(self, rules: Rules, punter: Policy, banker: Policy, laws: DealLaws | None = None) -> None:
         self.rules = rules
-        self.laws = DealLaws(rules, punter, banker)
+        self.laws = laws or DealLaws(rules, punter, banker)
         self.banker = banker
         self._sells: dict[int, bool] = {}
 
     def sells(self, shoot: int) -> bool:
+        """Whether the banker sells a bank of ``shoot`` chips after a deal."""
         if shoot not in self._sells:
             self._sells[shoot] = sells_at(self.rules, self.banker, shoot)
         return self._sells[shoot]
@@ -99,25 +105,11 @@ class BankChain:
         return sorted(out.items())
 
     def value(self, shoot: int, deals: int) -> BankValue:
-        """The bank held from ``shoot`` chips for at most ``deals`` deals."""
-        if shoot < 1 or deals < 1:
-            raise ValueError(f"shoot = {shoot!r}, deals = {deals!r}: expected a Shoot of at least 1 chip and "
-                             "at least one deal")
+        """The bank held from ``shoot`` chips for at most ``deals`` deals, sold where the banker's rule says."""
         begin = time.perf_counter()
-        depth = self._reachable(shoot, deals)
-        price = self.rules.bank_sale_price
-
-        def then(after: int, later: Callable[[int], float]) -> float:
-            if after == 0:
-                return 0.0
-            return float(price) if self.sells(after) else later(after)
-
-        values: dict[int, float] = {}
-        for left in range(1, deals + 1):  # the value with ``left`` deals to play, where a Shoot can be met
-            before = values
-            later = (lambda x: before[x]) if left > 1 else (lambda x: 0.0)
-            values = {s: self.laws(s).banker_gain + sum(p * then(a, later) for a, p in self.steps(s))
-                      for s, d in depth.items() if d <= deals - left}
+        price = float(self.rules.bank_sale_price)
+        depth = self._reachable(shoot, deals, self.sells)
+        value = self._backward(depth, deals, lambda after, later: price if self.sells(after) else later(after))
         passed, sold, alive, expected, forward = [], [], {shoot: 1.0}, 0.0, 0.0
         for _ in range(deals):
             expected += sum(alive.values())
@@ -136,22 +128,86 @@ class BankChain:
             sold.append(gone[1])
             forward += price * gone[1]
             alive = nxt
-        return BankValue(shoot, deals, values[shoot], tuple(passed), tuple(sold), sum(alive.values()), expected,
+        return BankValue(shoot, deals, value[shoot], tuple(passed), tuple(sold), sum(alive.values()), expected,
                          forward, len(depth), time.perf_counter() - begin)
 
-    def _reachable(self, shoot: int, deals: int) -> dict[int, int]:
-        """The deal (0-based) at which each Shoot the session plays from is first met."""
+    def keep_value(self, shoot: int, deals: int) -> float:
+        """The bank's value to a banker who holds it from ``shoot`` chips for ``deals`` more deals and
+        sells it after any of them, the last included, where the price beats keeping it (the best sale
+        rule over those deals: every other rule is worth at most this)."""
+        price = float(self.rules.bank_sale_price)
+        depth = self._reachable(shoot, deals, lambda s: False)
+        return self._backward(depth, deals, lambda after, later: max(price, later(after)))[shoot]
+
+    def _backward(self, depth: dict[int, int], deals: int,
+                  then: Callable[[int, Callable[[int], float]], float]) -> dict[int, float]:
+        """The value with ``deals`` deals to play at each Shoot of depth 0, by backward induction:
+        ``then(after, later)`` is the worth of a bank of ``after`` chips after a deal, where keeping it is
+        worth ``later(after)`` (a bank that passes is worth nothing)."""
+        if min(depth) < 1 or deals < 1:
+            raise ValueError(f"shoot = {min(depth)!r}, deals = {deals!r}: expected a Shoot of at least 1 chip and "
+                             "at least one deal")
+        values: dict[int, float] = {}
+        for left in range(1, deals + 1):  # the value with ``left`` deals to play, where a Shoot can be met
+            later = values.__getitem__ if left > 1 else (lambda after: 0.0)
+            values = {s: self.laws(s).banker_gain + sum(p * then(a, later) for a, p in self.steps(s) if a > 0)
+                      for s, d in depth.items() if d <= deals - left}
+        return values
+
+    def _reachable(self, shoot: int, deals: int, stops: Callable[[int], bool]) -> dict[int, int]:
+        """The deal (0-based) at which each Shoot the session plays from is first met (a Shoot where the
+        bank ``stops`` is not played from)."""
         depth = {shoot: 0}
-        frontier = [shoot]
+        frontier = [shoot] if shoot > 0 else []
         for d in range(1, deals):
             nxt = []
             for s in frontier:
                 for a, _ in self.steps(s):
-                    if a > 0 and a not in depth and not self.sells(a):
+                    if a > 0 and a not in depth and not stops(a):
                         depth[a] = d
                         nxt.append(a)
             frontier = nxt
         return depth
+
+
+@dataclass(repr=False)
+class ValueSeller(Policy):
+    """A banker who plays as ``base`` and sells the bank exactly when the price on offer (the rules'
+    ``bank_sale_price``) beats the bank's value to it: holding it for ``look_ahead`` more deals, sold
+    after any of them where that pays (:meth:`BankChain.keep_value`, against ``punter``). The value
+    is asked afresh at every decision (a rolling look-ahead), computed once per Shoot."""
+
+    base: Policy
+    punter: Policy
+    look_ahead: int = 20
+    laws: DealLaws | None = None
+    """The deal laws of (``punter``, ``base``) to share, where the caller has them."""
+
+    def __post_init__(self) -> None:
+        self.name = f"value_seller({getattr(self.base, 'name', self.base)!s}, look_ahead={self.look_ahead})"
+        self._chains: dict[Rules, BankChain] = {}
+        self._values: dict[tuple[Rules, int], float] = {}
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def value_at(self, rules: Rules, shoot: int) -> float:
+        """The bank's value to this banker at a Shoot of ``shoot`` chips."""
+        if (rules, shoot) not in self._values:
+            if rules not in self._chains:
+                laws = self.laws if self.laws is not None and self.laws.rules == rules else None
+                self._chains[rules] = BankChain(rules, self.punter, self.base, laws)
+            self._values[rules, shoot] = self._chains[rules].keep_value(shoot, self.look_ahead)
+        return self._values[rules, shoot]
+
+    def bank(self, view: SeatView, rng: np.random.Generator) -> Action:
+        sell = view.rules.bank_sale_price > self.value_at(view.rules, view.shoot)
+        return Action(ActionKind.SELL_BANK if sell else ActionKind.KEEP_BANK)
+
+    def act(self, view: SeatView, rng: np.random.Generator) -> Action:
+        if any(move.kind == ActionKind.KEEP_BANK for move in view.legal):
+            return self.bank(view, rng)
+        return self.base.act(view, rng)
 
 
 def bank_value(rules: Rules, punter: Policy, banker: Policy, shoot: int, deals: int) -> BankValue:
@@ -159,4 +215,4 @@ def bank_value(rules: Rules, punter: Policy, banker: Policy, shoot: int, deals: 
     return BankChain(rules, punter, banker).value(shoot, deals)
 
 
-__all__ = ["BankChain", "BankValue", "bank_value"]
+__all__ = ["BankChain", "BankValue", "ValueSeller", "bank_value"]

@@ -1,6 +1,6 @@
 """``python -m shoot_pontoon_env.solver bank-value --shoot N [--punter P] [--banker B] [--deals H]
 [--players N] [--shoot-points ...] [--max-shoot-bet N] [--shoot-cap N] [--sale-price N] [--initial-shoot N]
-[--monte-carlo SESSIONS] [--seed S] [--json]``: the value of the bank over a session (``chain.py``),
+[--sell-at-value] [--monte-carlo SESSIONS] [--seed S] [--json]``: the value of the bank over a session (``chain.py``),
 heads-up exactly; at more seats by the session Monte Carlo only."""
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from ...cli import Parser, UsageError, int_in, strict_json
 from ...engine import MAX_PLAYERS
 from ...rules import CHIP_LIMIT, Rules, get_rules
 from .sessions import KEPT, PASSED, SOLD, play_sessions
-from .chain import BankChain
+from ..headsup.deal_law import DealLaws
+from .chain import BankChain, ValueSeller
 from ..shoot_bet_options import shoot_points
 
 BANK_VALUE = "bank-value"
@@ -52,6 +53,9 @@ def build_bank_value_parser() -> Parser:
                        help="the Shoot a new banker posts (default: the rules', 50): the fair price is a new bank's value")
     group.add_argument("--max-split-hands", type=int_in(1, 2), default=None,
                        help="hands a box may split into, 1 or 2 (default: the rules', capped at 2 by the model)")
+    parser.add_argument("--sell-at-value", action="store_true",
+                        help="the banker plays as --banker but sells exactly when the sale price beats the bank's "
+                             "value to it over the session's deals (ValueSeller)")
     parser.add_argument("--monte-carlo", type=int_in(0, 10_000_000), default=0, metavar="SESSIONS",
                         help="also play this many sessions at the engine (default 0: none)")
     parser.add_argument("--seed", type=int_in(0, 2**63 - 1), default=0, help="the Monte Carlo's seed (default 0)")
@@ -89,13 +93,23 @@ def bank_value_main(argv: list[str], player: Callable[[str, str, Rules], Any]) -
                          "add --monte-carlo SESSIONS for the engine's estimate, or use --players 2")
     punter, banker = (player(option, spec, rules) for option, spec in (("--punter", args.punter),
                                                                         ("--banker", args.banker)))
+    laws = None
+    if args.sell_at_value:
+        if args.players != 2:
+            raise UsageError("argument --sell-at-value: the bank's value is heads-up only; use --players 2")
+        try:
+            laws = DealLaws(rules, punter, banker)
+        except NotImplementedError as error:
+            raise UsageError(str(error)) from None
+        banker = ValueSeller(banker, punter, args.deals, laws)
     begin = time.perf_counter()
     out: dict[str, Any] = {"rules": rules.name, "shoot": args.shoot, "deals": args.deals, "players": args.players,
                            "punter": args.punter, "banker": args.banker, "initial_shoot": rules.initial_shoot,
-                           "sale_price": rules.bank_sale_price, "exact": args.players == 2}
+                           "sale_price": rules.bank_sale_price, "exact": args.players == 2,
+                           "sell_at_value": args.sell_at_value}
     if args.players == 2:
         try:
-            chain = BankChain(rules, punter, banker)
+            chain = BankChain(rules, punter, banker, laws)
             held, new = chain.value(args.shoot, args.deals), chain.value(rules.initial_shoot, args.deals)
         except (NotImplementedError, ValueError) as error:
             raise UsageError(str(error)) from None
