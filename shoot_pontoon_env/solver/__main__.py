@@ -254,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "bank-value":
         from .session.cli import bank_value_main
 
-        return bank_value_main(argv[1:], exploitability_player)
+        return bank_value_main(argv[1:], lambda option, spec, rules: exploitability_player(option, spec, rules, True))
     if argv and argv[0] == "equilibrium":
         from .headsup.equilibrium_cli import equilibrium_main
 
