@@ -26,7 +26,8 @@ from shoot_pontoon_env.solver.__main__ import main as solver_main
 from shoot_pontoon_env.solver.session.sessions import PASSED, SOLD, play_sessions, table_at_shoot
 from shoot_pontoon_env.solver.session.chain import BankChain, ValueSeller
 from shoot_pontoon_env.solver.headsup.best_response import pair_value
-from shoot_pontoon_env.solver.headsup.deal_law import DealLaw, DealLaws, shoot_rules
+from shoot_pontoon_env.solver.headsup.deal_law import DealLaw, DealLaws
+from shoot_pontoon_env.solver.headsup.game_punter import punter_rows, strategy_policy
 from shoot_pontoon_env.players.session import play_until
 from shoot_pontoon_env.engine import Phase
 
@@ -57,12 +58,12 @@ def test_a_deals_mean_move_is_the_shoot_part_of_the_pairs_value():
     small = SECOND.replace(name="euchre-second", pack="euchre")
     for shoot in (3, 120):  # the room limits the bet at 3; tips bets before the deal too from 100 chips
         law = DealLaws(small, make_strategy("tips"), banker)(shoot)
-        rules = shoot_rules(small, shoot)
-        with_bets = pair_value(make_strategy("tips"), banker, rules)
-        without = pair_value(NoBets(), banker, rules)
+        with_bets = pair_value(punter_rows(small, strategy_policy(make_strategy("tips")), shoot=shoot), banker, small)
+        without = pair_value(punter_rows(small, strategy_policy(NoBets()), shoot=shoot), banker, small)
         shoot_part = (with_bets.value - without.value) * with_bets.rows.stake
-        assert sum(law.moves.values()) == pytest.approx(1.0, abs=1e-12)
         assert -sum(m * p for m, p in law.moves.items()) == pytest.approx(shoot_part, abs=1e-12)
+        if shoot == 3:  # a bet (on an ace or a ten-value first card: 20 of the 24 cards) always moves the Shoot
+            assert law.moves[0] == pytest.approx(4 / 24, abs=1e-12) and set(law.moves) == {-3, 0, 3}
         assert law.banker_gain == pytest.approx(-with_bets.value * with_bets.rows.stake, abs=1e-12)
         assert len(law.moves) > 1
     preset = DealLaws(SHOOT, make_strategy("tips"), banker)
@@ -114,7 +115,7 @@ def _every_path(chain: BankChain, shoot: int, deals: int, price: int):
             after = chain.after(s, move)
             if after == 0:
                 passed[t] += chance * p
-            elif chain.sells(after):
+            elif t < deals - 1 and chain.sells(after):
                 sold[t] += chance * p
                 value += chance * p * price
             else:
@@ -139,6 +140,34 @@ def test_the_chain_is_the_sum_over_every_path_of_a_small_chain():
         assert result.kept == pytest.approx(1 - sum(passed) - sum(sold), abs=1e-12)
         assert deals < 6 or result.pass_chance > 0.01 and result.sale_chance > 0.01
     assert chain.after(8, 3) == 9  # the bank limit keeps the excess out of the Shoot
+
+
+def _best_over_every_history(chain: BankChain, shoot: int, deals: int, price: int) -> float:
+    """The best sale rule's value by walking every path, choosing at each node (any rule of the history)."""
+    def walk(s: int, left: int) -> float:
+        law = chain.laws(s)
+        value = law.banker_gain
+        for move, p in law.moves.items():
+            after = chain.after(s, move)
+            if after > 0 and left > 1:
+                value += p * max(price, walk(after, left - 1))
+        return value
+
+    return walk(shoot, deals)
+
+
+def test_keep_value_is_the_best_sale_rule_of_a_small_chain():
+    rules = SHOOT.replace(initial_shoot=4, shoot_cap=9, bank_sale_price=3)
+    chain = BankChain(rules, make_strategy("tips"), make_strategy("stand17"))
+    chain.laws = _MadeUpLaws()
+    for shoot, deals in ((4, 1), (4, 5), (2, 6), (9, 4)):
+        assert chain.keep_value(shoot, deals) == pytest.approx(_best_over_every_history(chain, shoot, deals, 3),
+                                                               abs=1e-12)
+    seller = ValueSeller(make_strategy("stand17"), make_strategy("tips"), look_ahead=1)
+    seller._chains[rules] = chain  # the made-up laws
+    chain_of_seller = BankChain(rules, make_strategy("tips"), seller, chain.laws)
+    for shoot in (2, 4, 7):  # a session of two deals: after the first, one is left, the seller's look-ahead
+        assert chain_of_seller.value(shoot, 2).value == pytest.approx(chain.keep_value(shoot, 2), abs=1e-12)
 
 
 def test_the_chain_against_sessions_at_the_engine():

@@ -34,6 +34,7 @@ from ...players.strategies import ShootAwareBanker
 from ..dealer import OWN_CARDS_BANKERS, banker_declares, own_cards_only, strategy_rule
 from .game_banker import BankerSpace
 from .game_punter import (
+    shoot_in_play,
     BANKER_SEAT,
     PUNTER_SEAT,
     STARTING_CHIPS,
@@ -78,9 +79,10 @@ def banker_hand_views(observation: Observation) -> tuple[HandView, ...]:
 
 
 def banker_view(rules: Rules, values: tuple[int, ...], observation: Observation,
-                hands: tuple[HandView, ...] | None = None) -> SeatView:
+                hands: tuple[HandView, ...] | None = None, shoot: int | None = None) -> SeatView:
     """The banker's view when it decides with these cards facing that observation (``hands``: its
-    :func:`banker_hand_views`, where the caller has them)."""
+    :func:`banker_hand_views`, where the caller has them; ``shoot``: the Shoot in play, by default a
+    new one, ``game_punter.shoot_in_play``)."""
     cards = tuple(card_of(v) for v in values)
     total, soft = best_total(cards)
     legal = [LegalMove(ActionKind.STICK)]
@@ -88,7 +90,7 @@ def banker_view(rules: Rules, values: tuple[int, ...], observation: Observation,
         legal.append(LegalMove(ActionKind.TWIST))
     if hands is None:
         hands = banker_hand_views(observation)
-    shoot = rules.initial_shoot if rules.shoot else 0
+    shoot = shoot_in_play(rules, shoot)
     seen = np.zeros(13, dtype=np.int64)
     for card in (*cards, *(c for h in hands for c in h.cards)):
         seen[card >> 2] += 1  # the cards the banker sees this deal (its own, the punter's face-up ones)
@@ -113,16 +115,17 @@ def decides_on_total(strategy: Policy) -> bool:
 
 def strategy_draws(strategy: Policy, rows: PunterRows, space: BankerSpace, seed: int = 0) -> Decisions:
     """A given banker's decisions facing each observation of ``rows`` (:func:`observation_draws`)."""
-    return observation_draws(strategy, rows.rules, rows.observations, ~rows.all_settled, space, seed)
+    return observation_draws(strategy, rows.rules, rows.observations, ~rows.all_settled, space, seed, rows.shoot)
 
 
 def observation_draws(strategy: Policy, rules: Rules, observations: list[Observation], live: np.ndarray,
-                      space: BankerSpace, seed: int = 0) -> Decisions:
+                      space: BankerSpace, seed: int = 0, shoot: int | None = None) -> Decisions:
     """A given banker's decisions at every hand it can reach facing each observation (``live``: not
     every punter hand bust). A banker that draws on its own cards only is asked once per hand;
     another is asked with the whole view, only where its own earlier choices can bring it (forward,
     level by level): once per (total, softness, number of cards, observation) where it
-    :func:`decides_on_total`, else at every hand facing each observation (see the module doc)."""
+    :func:`decides_on_total`, else at every hand facing each observation (see the module doc). ``shoot``:
+    the Shoot in play its views show (by default a new one)."""
     n_obs = len(observations)
     out: Decisions = {m: np.zeros((len(lv.values), n_obs), dtype=bool) for m, lv in space.levels.items()}
     if own_cards_only(strategy):
@@ -153,7 +156,7 @@ def observation_draws(strategy: Policy, rules: Rules, observations: list[Observa
             i, o = int(rows[at]), int(cols[at])
             if o not in hands:
                 hands[o] = banker_hand_views(observations[o])
-            view = banker_view(rules, lv.values[i], observations[o], hands[o])
+            view = banker_view(rules, lv.values[i], observations[o], hands[o], shoot)
             rng.bit_generator.state = fresh
             action: Action = strategy.act(view, rng)
             if action.kind not in (ActionKind.STICK, ActionKind.TWIST):

@@ -1,9 +1,10 @@
 """One heads-up deal at a Shoot of ``s``, exactly: how far the Shoot moves and what the banker expects.
 
 The step of the session's chain (``solver/session/chain.py``). For a fixed punter and banker the deal's
-chance law is the heads-up game's (``game_punter``, ``best_banker.evaluate``) with the Shoot at ``s``
-(the rules' ``initial_shoot`` set to ``s``: the model's views show that Shoot, and the punter's
-Shoot bets are limited by it). The Shoot moves only by Shoot bets: a box's bet (of ``b`` chips in
+chance law is the heads-up game's (``game_punter``, ``best_banker.evaluate``) with ``s`` chips in the
+Shoot: the model's views show that Shoot (the rules, the posted ``initial_shoot`` among them, are the
+table's), and the punter's Shoot bets are limited by it. Every other part of a view is as at a new
+table (``game_punter``'s module doc: a player that reads its balance sees a fresh table's). The Shoot moves only by Shoot bets: a box's bet (of ``b`` chips in
 all) that the punter wins leaves the Shoot ``b`` poorer, one it loses makes it ``b`` richer. Each
 chance ``P(bet b, result)`` is the value of the same rows with an indicator for a payoff
 (``game_punter.ShootOutcome``), under the same banker decisions, so it is exact as the pair's value
@@ -45,14 +46,6 @@ class DealLaw:
     chances sum to 1."""
 
 
-def shoot_rules(rules: Rules, shoot: int) -> Rules:
-    """``rules`` as the heads-up model must see a deal at a Shoot of ``shoot``: its views show the
-    rules' ``initial_shoot`` as the Shoot (a bank limit below it is raised to it: the Shoot never
-    passes its limit)."""
-    cap = rules.shoot_cap
-    return rules.replace(initial_shoot=shoot, shoot_cap=None if cap is None else max(cap, shoot))
-
-
 def box_bet(observation: tuple) -> int:
     """The chips a box of this observation has bet on the Shoot (a split box: its first hand's)."""
     if is_split_observation(observation):
@@ -79,6 +72,7 @@ class DealLaws:
         self.rules = rules
         self.policy = strategy_policy(punter) if isinstance(punter, Policy) else punter
         self.banker = banker
+        self.space = banker_space(rules)
         self._laws: dict[int, DealLaw] = {}
         self._classes: dict[str, tuple[float, dict[int, float]]] = {}
         """Each class's (banker's gain, Shoot moves), by the digest of its rows and banker decisions."""
@@ -97,23 +91,22 @@ class DealLaws:
         return self._laws[shoot]
 
     def _law(self, shoot: int) -> DealLaw:
-        rules = shoot_rules(self.rules, shoot)
-        rows = punter_rows(rules, self.policy)
-        space = banker_space(rules)
+        rows = punter_rows(self.rules, self.policy, shoot=shoot)
+        space = self.space
         draws = strategy_draws(self.banker, rows, space)
         key = _fingerprint(rows, draws)
         if key not in self._classes:
             gain = -evaluate(rows, space, draws).value * rows.stake
-            self._classes[key] = (gain, self._shoot_moves(rules, rows, space, draws))
+            self._classes[key] = (gain, self._shoot_moves(rows, space, draws))
         gain, moves = self._classes[key]
         return DealLaw(shoot, gain, moves)
 
-    def _shoot_moves(self, rules: Rules, rows: PunterRows, space, draws) -> dict[int, float]:
+    def _shoot_moves(self, rows: PunterRows, space, draws) -> dict[int, float]:
         outcomes = tuple(ShootOutcome(result, bet) for bet in sorted({box_bet(o) for o in rows.observations} - {0})
                          for result in (1, -1))
         if not outcomes:
             return {0: 1.0}
-        indicators = punter_rows(rules, self.policy, outcomes)
+        indicators = punter_rows(self.rules, self.policy, outcomes, rows.shoot)
         if not (np.array_equal(indicators.counts, rows.counts) and np.array_equal(indicators.obs_index, rows.obs_index)):
             raise AssertionError("the indicator rows differ from the chip rows: the punter policy is not a fixed "
                                  "function of its view")
@@ -148,4 +141,4 @@ def deal_law(rules: Rules, punter: Policy | PunterPolicy, banker: Policy, shoot:
     return DealLaws(rules, punter, banker)(shoot)
 
 
-__all__ = ["DealLaw", "DealLaws", "box_bet", "check_law_rules", "deal_law", "shoot_rules"]
+__all__ = ["DealLaw", "DealLaws", "box_bet", "check_law_rules", "deal_law"]

@@ -256,7 +256,8 @@ def multiset_rows(rows: PunterRows) -> PunterRows:
     settled[mapped] = rows.all_settled
     return PunterRows(rules=rows.rules, stake=rows.stake, shoot_bet=rows.shoot_bet, observations=merged,
                       obs_index=obs_index[order], counts=rows.counts[order], payoff=rows.payoff[order],
-                      all_settled=settled, peek_counts=rows.peek_counts, peek_payoff=rows.peek_payoff)
+                      all_settled=settled, peek_counts=rows.peek_counts, peek_payoff=rows.peek_payoff,
+                      shoot=rows.shoot)
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,8 @@ Pontoons, no bet before the fourth card where a box may split, no reserved Shoot
 face down (``buy_face_down``; the observation takes every bought card as hidden).
 
 The policy's :class:`SeatView` is filled as the engine's ``seat_view`` fills it on a table reshuffled
-every deal, a new Shoot of ``initial_shoot`` in play: ``shoe_size`` is the whole shoe,
+every deal, a new Shoot of ``initial_shoot`` in play (or, given ``shoot``, a bank whose Shoot is that
+many chips: ``solver/session``): ``shoe_size`` is the whole shoe,
 ``shoot_capacity`` the Shoot less the Shoot bets outstanding (within ``max_shoot_bet``),
 ``balance`` :data:`STARTING_CHIPS` less the box's stakes and Shoot bet (the engine's depends on the
 session's history: a deal at a new table shows this).
@@ -248,6 +249,8 @@ class PunterRows:
     """(100, 10): the two first cards of each ordered start."""
     peek_payoff: np.ndarray
     """(100,): net chips per unit stake of that start against a banker's Pontoon at the peek."""
+    shoot: int | None = None
+    """The Shoot in play the views showed (None: the rules' ``initial_shoot``, a new Shoot)."""
 
 
 class ShootOutcome(NamedTuple):
@@ -266,9 +269,11 @@ class ShootOutcome(NamedTuple):
 class _Mirror:
     """The engine's flow of one punter box, on cards standing for values (see the module doc)."""
 
-    def __init__(self, rules: Rules, policy: PunterPolicy, outcomes: tuple[ShootOutcome, ...] = ()) -> None:
+    def __init__(self, rules: Rules, policy: PunterPolicy, outcomes: tuple[ShootOutcome, ...] = (),
+                 shoot: int | None = None) -> None:
         self.rules = rules
         self.policy = policy
+        self.shoot = shoot_in_play(rules, shoot)
         self.outcomes = outcomes
         self.width = NUM_OUTCOMES * max(len(outcomes), 1)
         """A row's length: the payoff by banker outcome, once per indicator where there are ``outcomes``."""
@@ -316,7 +321,7 @@ class _Mirror:
     def view(self, hands: list[Hand], cursor: int, legal: tuple[LegalMove, ...]) -> SeatView:
         counts = [0] * 13
         seen, _ = seen_cards(hands, [], [], PUNTER_SEAT, counts)
-        shoot = self.rules.initial_shoot if self.rules.shoot else 0
+        shoot = self.shoot
         return SeatView(
             seat=PUNTER_SEAT, is_banker=False, banker=BANKER_SEAT, rules=self.rules, phase=Phase.PLAY,
             legal=legal, shoot=shoot, shoot_capacity=shoot_capacity(self.rules, shoot, hands),
@@ -404,7 +409,7 @@ class _Mirror:
                 and not hand.fourth_card_bet_offered and self.capacity(hands) > 0)
 
     def capacity(self, hands: list[Hand]) -> int:
-        return shoot_capacity(self.rules, self.rules.initial_shoot if self.rules.shoot else 0, hands)
+        return shoot_capacity(self.rules, self.shoot, hands)
 
     def fourth_card_bet(self, hands: list[Hand], cursor: int, w: float, ranks: tuple[int, int]
                         ) -> Iterator[tuple[list[Hand], float]]:
@@ -559,9 +564,17 @@ def _ask_amounts(policy: PunterPolicy, view: SeatView) -> dict[int, float]:
     return out
 
 
+def shoot_in_play(rules: Rules, shoot: int | None = None) -> int:
+    """The Shoot the model's views show: ``shoot`` chips where given (a bank whose Shoot has grown or
+    shrunk), else a new Shoot of the rules' ``initial_shoot``; 0 without a Shoot."""
+    if not rules.shoot:
+        return 0
+    return rules.initial_shoot if shoot is None else shoot
+
+
 def _pre_deal_view(rules: Rules, legal: tuple[LegalMove, ...], phase: Phase, hands: tuple = (),
-                   point: str | None = None) -> SeatView:
-    shoot = rules.initial_shoot if rules.shoot else 0
+                   point: str | None = None, shoot: int | None = None) -> SeatView:
+    shoot = shoot_in_play(rules, shoot)
     return SeatView(
         seat=PUNTER_SEAT, is_banker=False, banker=BANKER_SEAT, rules=rules, phase=phase, legal=legal,
         shoot=shoot, shoot_capacity=shoot_capacity(rules, shoot, hands),
@@ -570,37 +583,39 @@ def _pre_deal_view(rules: Rules, legal: tuple[LegalMove, ...], phase: Phase, han
         shoe_size=rules.shoe_size, balance=punter_balance(hands), num_players=2)
 
 
-def _second_card_bets(rules: Rules, policy: PunterPolicy, box: Hand) -> dict[int, float]:
+def _second_card_bets(rules: Rules, policy: PunterPolicy, box: Hand, shoot: int | None = None) -> dict[int, float]:
     """The Shoot bets the policy adds before its second card, holding ``box`` (its first card face down;
     the banker's one card face down), as the engine offers them, with their chances ({0: 1} where it
     offers none)."""
-    shoot = rules.initial_shoot if rules.shoot else 0
+    shoot = shoot_in_play(rules, shoot)
     cap = shoot_capacity(rules, shoot, [box])
     if "before_second_card" not in rules.shoot_bet_points or not rules.shoot or cap <= 0:
         return {0: 1.0}
     counts = [0] * 13
     seen, _ = seen_cards([box], [], [], PUNTER_SEAT, counts)
     view = _pre_deal_view(rules, (LegalMove(ActionKind.SHOOT_BET, 0, cap),), Phase.SHOOT_BETS, seen,
-                          "before_second_card")._replace(banker_hidden=1, seen_counts=np.array(counts, dtype=np.int64))
+                          "before_second_card", shoot)._replace(banker_hidden=1, seen_counts=np.array(counts, dtype=np.int64))
     return _ask_amounts(policy, view)
 
 
-def punter_rows(rules: Rules, policy: PunterPolicy, outcomes: tuple[ShootOutcome, ...] = ()) -> PunterRows:
+def punter_rows(rules: Rules, policy: PunterPolicy, outcomes: tuple[ShootOutcome, ...] = (),
+                shoot: int | None = None) -> PunterRows:
     """Play ``policy``'s box in every way it can go (heads-up, the banker playing on after). With
     ``outcomes``, the payoffs are their indicators (:class:`ShootOutcome`), the rows otherwise the same:
-    ``payoff`` holds each one's ``NUM_OUTCOMES`` columns in turn and ``peek_payoff`` a column each."""
+    ``payoff`` holds each one's ``NUM_OUTCOMES`` columns in turn and ``peek_payoff`` a column each.
+    ``shoot``: the Shoot in play, where it is not a new one (:func:`shoot_in_play`)."""
     check_rules(rules)
     stake = _ask_amount(policy, _pre_deal_view(rules, (LegalMove(ActionKind.STAKE, rules.min_stake,
-                                                                  rules.max_stake),), Phase.STAKES))
+                                                                  rules.max_stake),), Phase.STAKES, shoot=shoot))
     deal_bets = {0: 1.0}
     if "before_deal" in rules.shoot_bet_points and rules.shoot:
-        cap = rules.initial_shoot if rules.max_shoot_bet is None else min(rules.initial_shoot,
-                                                                          rules.max_shoot_bet)
+        in_play = shoot_in_play(rules, shoot)
+        cap = in_play if rules.max_shoot_bet is None else min(in_play, rules.max_shoot_bet)
         box = Hand(seat=PUNTER_SEAT, box=0, original_stake=stake, stake=stake)
         seen, _ = seen_cards([box], [], [], PUNTER_SEAT, [0] * 13)
         deal_bets = _ask_amounts(policy, _pre_deal_view(rules, (LegalMove(ActionKind.SHOOT_BET, 0, cap),),
-                                                        Phase.SHOOT_BETS, seen, "before_deal"))
-    mirror = _Mirror(rules, policy, outcomes)
+                                                        Phase.SHOOT_BETS, seen, "before_deal", shoot))
+    mirror = _Mirror(rules, policy, outcomes, shoot)
     acc: dict[tuple[Observation, tuple[int, ...]], np.ndarray] = {}
     settled: dict[Observation, bool] = {}
     peek_counts = np.zeros((NUM_VALUES * NUM_VALUES, NUM_VALUES), dtype=np.int64)
@@ -613,7 +628,8 @@ def punter_rows(rules: Rules, policy: PunterPolicy, outcomes: tuple[ShootOutcome
     for (bet, chance), first in itertools.product(deal_bets.items(), held):
         card = _PAIR_TEN if first == TEN and mirror.rank_matters else card_of(first)
         second_bets = _second_card_bets(rules, policy, Hand(seat=PUNTER_SEAT, box=0, original_stake=stake,
-                                                            stake=stake, shoot_bet=bet, cards=[card], face_up=[False]))
+                                                            stake=stake, shoot_bet=bet, cards=[card], face_up=[False]),
+                                        shoot)
         for (extra, q), second in itertools.product(second_bets.items(), held):
             total = bet + extra
             start = Hand(seat=PUNTER_SEAT, box=0, original_stake=stake, stake=stake, shoot_bet=total,
@@ -644,7 +660,7 @@ def punter_rows(rules: Rules, policy: PunterPolicy, outcomes: tuple[ShootOutcome
         counts=np.array([c for _, c in keys], dtype=np.int64).reshape(len(keys), NUM_VALUES),
         payoff=np.array([acc[k] for k in keys]).reshape(len(keys), mirror.width),
         all_settled=np.array([settled[o] for o in observations], dtype=bool),
-        peek_counts=peek_counts, peek_payoff=peek_payoff)
+        peek_counts=peek_counts, peek_payoff=peek_payoff, shoot=shoot)
 
 
 def _add_row(acc: dict, settled: dict, box: list[Hand], w: float, row: np.ndarray) -> None:

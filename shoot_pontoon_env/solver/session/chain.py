@@ -4,15 +4,15 @@ A bank is held from a Shoot of ``s`` chips for a session of at most ``deals`` de
 the Shoot by the Shoot bets the punter loses (in) and wins (out), by the law of
 ``headsup.deal_law`` at the Shoot it starts with; chips that would lift the Shoot past a bank limit
 (``shoot_cap``) go to the banker instead. The bank passes when a deal empties the Shoot; after every
-other deal the banker keeps it or sells it (for ``bank_sale_price``, taking its Shoot back), as its own
-rule says at the new Shoot. The banker's profit (its Shoot counted as its own chips) is summed until
+other deal but the session's last the banker keeps it or sells it (for ``bank_sale_price``, taking its
+Shoot back), as its own rule says at the new Shoot (after the last deal nobody is left to buy it). The banker's profit (its Shoot counted as its own chips) is summed until
 the bank passes, is sold, or the session ends.
 
 Why a session of a given length, not "until the bank passes": with the library's punters the
 preset's bank never passes. ``tips`` bets the Shoot only before the deal and only once it holds ten
 maximum stakes (100 chips), two chips at a time, so a Shoot under 100 never moves and one above
-stops moving the first time it falls under 100; the banker's expected profit until the bank passes
-is then unbounded (docs/RULES.md, "The value of the bank").
+stops moving the first time it falls under 100; a banker who does not sell then holds the bank for
+ever, its expected profit until the bank passes unbounded (docs/RULES.md, "The value of the bank").
 
 Exact, with no truncation: the values are sums over every Shoot the session can reach, by backward
 induction (:func:`bank_value`'s ``value``) and forward over the chances of each Shoot after each deal
@@ -111,7 +111,7 @@ class BankChain:
         depth = self._reachable(shoot, deals, self.sells)
         value = self._backward(depth, deals, lambda after, later: price if self.sells(after) else later(after))
         passed, sold, alive, expected, forward = [], [], {shoot: 1.0}, 0.0, 0.0
-        for _ in range(deals):
+        for deal in range(1, deals + 1):
             expected += sum(alive.values())
             gone = [0.0, 0.0]
             nxt: dict[int, float] = {}
@@ -120,7 +120,7 @@ class BankChain:
                 for a, q in self.steps(s):
                     if a == 0:
                         gone[0] += p * q
-                    elif self.sells(a):
+                    elif deal < deals and self.sells(a):
                         gone[1] += p * q
                     else:
                         nxt[a] = nxt.get(a, 0.0) + p * q
@@ -132,9 +132,9 @@ class BankChain:
                          forward, len(depth), time.perf_counter() - begin)
 
     def keep_value(self, shoot: int, deals: int) -> float:
-        """The bank's value to a banker who holds it from ``shoot`` chips for ``deals`` more deals and
-        sells it after any of them, the last included, where the price beats keeping it (the best sale
-        rule over those deals: every other rule is worth at most this)."""
+        """The bank's value to a banker who holds it from ``shoot`` chips for a session of ``deals`` more
+        deals and sells it after any of them but the last where the price beats keeping it: the best sale
+        rule for that session (every other rule is worth at most this)."""
         price = float(self.rules.bank_sale_price)
         depth = self._reachable(shoot, deals, lambda s: False)
         return self._backward(depth, deals, lambda after, later: max(price, later(after)))[shoot]
@@ -142,15 +142,17 @@ class BankChain:
     def _backward(self, depth: dict[int, int], deals: int,
                   then: Callable[[int, Callable[[int], float]], float]) -> dict[int, float]:
         """The value with ``deals`` deals to play at each Shoot of depth 0, by backward induction:
-        ``then(after, later)`` is the worth of a bank of ``after`` chips after a deal, where keeping it is
-        worth ``later(after)`` (a bank that passes is worth nothing)."""
+        ``then(after, later)`` is the worth of a bank of ``after`` chips after a deal but the session's
+        last, where keeping it is worth ``later(after)`` (a bank that passes is worth nothing, one held
+        after the last deal nothing more than its Shoot, already counted)."""
         if min(depth) < 1 or deals < 1:
             raise ValueError(f"shoot = {min(depth)!r}, deals = {deals!r}: expected a Shoot of at least 1 chip and "
                              "at least one deal")
         values: dict[int, float] = {}
         for left in range(1, deals + 1):  # the value with ``left`` deals to play, where a Shoot can be met
-            later = values.__getitem__ if left > 1 else (lambda after: 0.0)
-            values = {s: self.laws(s).banker_gain + sum(p * then(a, later) for a, p in self.steps(s) if a > 0)
+            later = values.__getitem__
+            values = {s: self.laws(s).banker_gain
+                      + (sum(p * then(a, later) for a, p in self.steps(s) if a > 0) if left > 1 else 0.0)
                       for s, d in depth.items() if d <= deals - left}
         return values
 
@@ -173,9 +175,11 @@ class BankChain:
 @dataclass(repr=False)
 class ValueSeller(Policy):
     """A banker who plays as ``base`` and sells the bank exactly when the price on offer (the rules'
-    ``bank_sale_price``) beats the bank's value to it: holding it for ``look_ahead`` more deals, sold
-    after any of them where that pays (:meth:`BankChain.keep_value`, against ``punter``). The value
-    is asked afresh at every decision (a rolling look-ahead), computed once per Shoot."""
+    ``bank_sale_price``) beats the bank's value to it, valued as a session of ``look_ahead`` more deals
+    with the best sales (:meth:`BankChain.keep_value`, against ``punter``), asked afresh at every
+    decision (a rolling look-ahead; computed once per Shoot). It is the best sale rule of a session
+    wherever ``look_ahead`` is the deals the session has left; a player's view does not say how many
+    that is, so in a session of fixed length it sells a little less than the best rule would."""
 
     base: Policy
     punter: Policy

@@ -55,7 +55,7 @@ def build_bank_value_parser() -> Parser:
                        help="hands a box may split into, 1 or 2 (default: the rules', capped at 2 by the model)")
     parser.add_argument("--sell-at-value", action="store_true",
                         help="the banker plays as --banker but sells exactly when the sale price beats the bank's "
-                             "value to it over the session's deals (ValueSeller)")
+                             "value to it, valued as a session of --deals more deals (ValueSeller)")
     parser.add_argument("--monte-carlo", type=int_in(0, 10_000_000), default=0, metavar="SESSIONS",
                         help="also play this many sessions at the engine (default 0: none)")
     parser.add_argument("--seed", type=int_in(0, 2**63 - 1), default=0, help="the Monte Carlo's seed (default 0)")
@@ -124,7 +124,7 @@ def bank_value_main(argv: list[str], player: Callable[[str, str, Rules], Any]) -
               "pass_chance": float((sample.ended == PASSED).mean()), "sale_chance": float((sample.ended == SOLD).mean()),
               "kept_chance": float((sample.ended == KEPT).mean()), "mean_deals": float(sample.deals.mean())}
         if args.players == 2:
-            mc["z"] = (mean - out["value"]) / se if se > 0 else 0.0
+            mc["z"] = (mean - out["value"]) / se if se > 0 else (0.0 if mean == out["value"] else None)
         else:
             out["value"], out["standard_error"] = mean, se
         out["monte_carlo"] = mc
@@ -143,7 +143,7 @@ def bank_value_main(argv: list[str], player: Callable[[str, str, Rules], Any]) -
               f"{out['deal_classes']} classes of deal)")
     if args.monte_carlo:
         mc = out["monte_carlo"]
-        z = f" (z = {mc['z']:+.2f})" if "z" in mc else ""
+        z = "" if "z" not in mc else " (z undefined: no spread)" if mc["z"] is None else f" (z = {mc['z']:+.2f})"
         print(f"  engine, {mc['sessions']:,} sessions: {mc['mean']:+.6f} +/- {mc['standard_error']:.6f}{z}; passed "
               f"{mc['pass_chance']:.4f}, sold {mc['sale_chance']:.4f}, {mc['mean_deals']:.3f} deals")
     print(f"Time taken: {out['seconds']:.1f} s")

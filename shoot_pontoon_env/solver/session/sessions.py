@@ -11,7 +11,7 @@ from ...engine import Phase, Table
 from ...engine.view import SeatView, seat_view
 from ...actions import KEEP_BANK, SELL_BANK, LegalMove, ActionKind
 from ...players.policy import Policy
-from ...players.session import play_deal
+from ...players.session import play_deal, play_until
 from ...rules import Rules
 
 BANKER, PUNTER = 0, 1
@@ -73,7 +73,8 @@ KEPT, PASSED, SOLD = 0, 1, 2
 def play_sessions(rules: Rules, punter: Policy, banker: Policy, shoot: int, deals: int, sessions: int,
                   seed: int, num_players: int = 2) -> SessionSample:
     """``sessions`` sessions of up to ``deals`` deals, each at a new table of ``num_players`` seats whose
-    Shoot starts at ``shoot`` chips, the banker at seat 0 and ``punter`` at every other seat."""
+    Shoot starts at ``shoot`` chips, the banker at seat 0 and ``punter`` at every other seat. The banker
+    is asked to keep or sell after every deal but the last."""
     rng = np.random.default_rng(seed)
     players = [banker] + [punter] * (num_players - 1)
     profit = np.zeros(sessions, dtype=np.int64)
@@ -83,7 +84,11 @@ def play_sessions(rules: Rules, punter: Policy, banker: Policy, shoot: int, deal
         table = table_at_shoot(rules, shoot, np.random.default_rng(rng.integers(2**63)), num_players)
         start, chips = table.wealth(BANKER), table.total_chips
         for deal in range(1, deals + 1):
-            play_deal(table, players, rng)
+            if deal < deals:
+                play_deal(table, players, rng)
+            else:  # the session's last deal: nobody is left to buy the bank after it
+                table.start_deal()
+                play_until(table, players, rng, lambda t: t.phase == Phase.BANK_DECISION)
             if table.banker != BANKER:
                 ended[i] = PASSED if table.turnovers else SOLD
                 break
