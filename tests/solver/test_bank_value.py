@@ -212,8 +212,10 @@ def test_the_value_seller_sells_where_the_price_beats_the_best_sale_rules_value(
 
 def test_bank_value_cli(capsys):
     assert solver_main(["bank-value", "--shoot", "102", "--deals", "1", "--banker", "stand17", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    printed = capsys.readouterr()
+    out = json.loads(printed.out)
     assert out["exact"] and out["value"] > out["fair_price"] > 0 and out["kept_chance"] == pytest.approx(1.0)
+    assert "bank-value: stage 1 of 2, the bank held from 102 chips" in printed.err
     assert out["value"] == pytest.approx(out["forward_value"], abs=1e-9)
     assert solver_main(["bank-value", "--shoot", "60", "--deals", "2", "--players", "3", "--monte-carlo", "40",
                         "--json"]) == 0

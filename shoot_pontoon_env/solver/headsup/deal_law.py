@@ -29,6 +29,7 @@ from ...rules import Rules
 from ..dealer import NUM_OUTCOMES
 from .banker_views import strategy_draws
 from .best_banker import evaluate
+from .best_response import Progress
 from .game_banker import banker_space
 from .game_punter import (PunterPolicy, PunterRows, ShootOutcome, check_rules, is_split_observation, punter_rows,
                           strategy_policy)
@@ -67,8 +68,11 @@ class DealLaws:
     """The law of a deal at each Shoot for one (punter, banker) pair, computed once per class of equal
     deals (equal rows and banker decisions)."""
 
-    def __init__(self, rules: Rules, punter: Policy | PunterPolicy, banker: Policy) -> None:
+    def __init__(self, rules: Rules, punter: Policy | PunterPolicy, banker: Policy,
+                 progress: Progress | None = None) -> None:
         check_law_rules(rules)
+        self.progress = progress
+        """Reports, every ``progress.every_s`` seconds, how many laws and classes are done (a command line's)."""
         self.rules = rules
         self.policy = strategy_policy(punter) if isinstance(punter, Policy) else punter
         self.banker = banker
@@ -88,6 +92,11 @@ class DealLaws:
             begin = time.perf_counter()
             self._laws[shoot] = self._law(shoot)
             self.seconds += time.perf_counter() - begin
+            progress = self.progress
+            if progress is not None and progress.clock() - progress.last >= progress.every_s:
+                progress.last = progress.clock()
+                progress.say(f"{progress.what}: the deal's law at {len(self._laws):,} Shoots, {self.classes} "
+                             "classes of deal")
         return self._laws[shoot]
 
     def _law(self, shoot: int) -> DealLaw:

@@ -13,6 +13,7 @@ from ...cli import Parser, UsageError, int_in, strict_json
 from ...engine import MAX_PLAYERS
 from ...rules import CHIP_LIMIT, Rules, get_rules
 from .sessions import KEPT, PASSED, SOLD, play_sessions
+from ..headsup.best_response import Progress
 from ..headsup.deal_law import DealLaws
 from .chain import BankChain, ValueSeller
 from ..shoot_bet_options import shoot_points
@@ -93,15 +94,18 @@ def bank_value_main(argv: list[str], player: Callable[[str, str, Rules], Any]) -
                          "add --monte-carlo SESSIONS for the engine's estimate, or use --players 2")
     punter, banker = (player(option, spec, rules) for option, spec in (("--punter", args.punter),
                                                                         ("--banker", args.banker)))
+    progress = Progress(BANK_VALUE)
+    stages = (2 if args.players == 2 else 0) + bool(args.monte_carlo)
     laws = None
-    if args.sell_at_value:
-        if args.players != 2:
-            raise UsageError("argument --sell-at-value: the bank's value is heads-up only; use --players 2")
-        try:
-            laws = DealLaws(rules, punter, banker)
-        except NotImplementedError as error:
-            raise UsageError(str(error)) from None
-        banker = ValueSeller(banker, punter, args.deals, laws)
+    if args.players == 2:
+        if args.sell_at_value:
+            try:
+                laws = DealLaws(rules, punter, banker, progress)
+            except NotImplementedError as error:
+                raise UsageError(str(error)) from None
+            banker = ValueSeller(banker, punter, args.deals, laws)
+    elif args.sell_at_value:
+        raise UsageError("argument --sell-at-value: the bank's value is heads-up only; use --players 2")
     begin = time.perf_counter()
     out: dict[str, Any] = {"rules": rules.name, "shoot": args.shoot, "deals": args.deals, "players": args.players,
                            "punter": args.punter, "banker": args.banker, "initial_shoot": rules.initial_shoot,
@@ -109,14 +113,18 @@ def bank_value_main(argv: list[str], player: Callable[[str, str, Rules], Any]) -
                            "sell_at_value": args.sell_at_value}
     if args.players == 2:
         try:
-            chain = BankChain(rules, punter, banker, laws)
-            held, new = chain.value(args.shoot, args.deals), chain.value(rules.initial_shoot, args.deals)
+            chain = BankChain(rules, punter, banker, laws or DealLaws(rules, punter, banker, progress))
+            progress.stage(1, stages, f"the bank held from {args.shoot} chips")
+            held = chain.value(args.shoot, args.deals)
+            progress.stage(2, stages, f"a new bank of {rules.initial_shoot} chips")
+            new = chain.value(rules.initial_shoot, args.deals)
         except (NotImplementedError, ValueError) as error:
             raise UsageError(str(error)) from None
         out.update(held.to_dict())
         out["fair_price"] = new.value
         out["deal_classes"] = chain.laws.classes
     if args.monte_carlo:
+        progress.stage(stages, stages, f"{args.monte_carlo:,} sessions at the engine")
         sample = play_sessions(rules, punter, banker, args.shoot, args.deals, args.monte_carlo, args.seed,
                                args.players)
         mean, se = sample.mean()
@@ -129,6 +137,7 @@ def bank_value_main(argv: list[str], player: Callable[[str, str, Rules], Any]) -
             out["value"], out["standard_error"] = mean, se
         out["monte_carlo"] = mc
     out["seconds"] = time.perf_counter() - begin
+    progress.say("done", end=True)
     if args.json:
         print(strict_json(out))
         return 0
