@@ -79,15 +79,23 @@ def with_shoot_bets(rules: Rules, args: argparse.Namespace) -> Rules:
             changes["shoot_cap"] = args.initial_shoot
     if args.max_shoot_bet is not None:
         changes["max_shoot_bet"] = args.max_shoot_bet
-    label = "-".join(f"{k}{v if not isinstance(v, tuple) else len(v)}" for k, v in changes.items()
-                     if k != "shoot_cap")
     try:
-        changed = rules.replace(**changes)
+        return named_variant(rules, changes, unnamed=("shoot_cap",))
     except ValueError as error:
         raise UsageError(f"argument --shoot-bets: {error}") from None
-    if changed == rules:  # the rules' own points and sizes: the same rules, under their own name
+
+
+def named_variant(rules: Rules, changes: dict, unnamed: tuple[str, ...] = ()) -> Rules:
+    """``rules`` with ``changes`` (a ValueError names a bad one), named for what they change (but the
+    ``unnamed`` options); changes that change nothing give the same rules under their own name, so a
+    trained model that checks the rules' name is still seated."""
+    changed = rules.replace(**changes)
+    if changed == rules:
         return rules
+    label = "-".join(f"{k}{v if not isinstance(v, tuple) else len(v)}" for k, v in changes.items()
+                     if k not in unnamed)
     return changed.replace(name=f"{rules.name}-{label}")
 
 
-__all__ = ["add_shoot_bet_arguments", "bet_totals", "default_points", "shoot_points", "with_shoot_bets"]
+__all__ = ["add_shoot_bet_arguments", "bet_totals", "default_points", "named_variant", "shoot_points",
+           "with_shoot_bets"]

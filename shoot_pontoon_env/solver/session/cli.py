@@ -16,7 +16,7 @@ from .sessions import KEPT, PASSED, SOLD, play_sessions
 from ..headsup.best_response import Progress
 from ..headsup.deal_law import DealLaws
 from .chain import BankChain, ValueSeller
-from ..shoot_bet_options import shoot_points
+from ..shoot_bet_options import named_variant, shoot_points
 
 BANK_VALUE = "bank-value"
 MAX_SESSION_DEALS = 10_000
@@ -74,13 +74,9 @@ def session_rules(args: Any) -> Rules:
     if args.shoot_cap is not None and args.shoot > args.shoot_cap:
         raise UsageError(f"argument --shoot: {args.shoot} chips is past the bank limit --shoot-cap {args.shoot_cap}")
     try:
-        changed = rules.replace(**changes)
+        return named_variant(rules, changes)
     except ValueError as error:
         raise UsageError(f"the table's rules: {error}") from None
-    if changed == rules:
-        return rules
-    label = "-".join(f"{k}{len(v) if isinstance(v, tuple) else v}" for k, v in changes.items())
-    return changed.replace(name=f"{rules.name}-{label}")
 
 
 def bank_value_main(argv: list[str], player: Callable[[str, str, Rules], Any]) -> int:
