@@ -69,6 +69,17 @@ BAD = [
     ("solver", ["bank-value", "--shoot", "60", "--banker", "random"], r"argument --banker: 'random' plays at random"),
     ("solver", ["bank-value", "--shoot", "60", "--punter", "croupier"], r"argument --punter .croupier.: expected a strategy"),
     ("solver", ["bank-value", "--shoot", "60", "--shoot-points", "before_flop"], r"argument --shoot-points"),
+    ("solver", ["table-exploitability", "--players", "1", "--punter", "tips", "--banker", "dealer"],
+     r"argument --players: .*1"),
+    ("solver", ["table-exploitability", "--punter", "zoo:shoot_banker", "--banker", "dealer"],
+     r"argument --punter: 'zoo:shoot_banker' is a trained banker: give it as --banker"),
+    ("solver", ["table-exploitability", "--punter", "tips", "--banker", "random"],
+     r"argument --banker: 'random' plays at random"),
+    ("solver", ["table-exploitability", "--punter", "tips", "--banker", "dealer", "--deals", "5"],
+     r"argument --deals: .*5"),
+    ("solver", ["table-exploitability", "--punter", "tips", "--banker", "dealer", "--candidate-punter", "croupier"],
+     r"argument --candidate-punter .croupier.: expected a strategy"),
+    ("solver", ["table-exploitability", "--banker", "dealer"], r"--punter"),
 ]
 
 

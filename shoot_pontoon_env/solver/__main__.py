@@ -15,6 +15,9 @@ heads-up equilibrium of a reduced game (``equilibrium_cli.py``).
 
 ``python -m shoot_pontoon_env.solver bank-value --shoot N [--punter P] [--banker B] [--deals H] [--json]``
 values the bank over a session, the Shoot as a Markov chain (``session/cli.py``).
+
+``python -m shoot_pontoon_env.solver table-exploitability --players N --punter P --banker B [--deals D] [--json]``
+the exploitability of a whole table's profile, the banker reading every box (``whole_table/cli.py``).
 """
 
 from __future__ import annotations
@@ -181,21 +184,22 @@ def build_exploitability_parser() -> Parser:
     return parser
 
 
-def exploitability_player(option: str, spec: str, rules, shoot_bets: bool = False) -> Any:
+def exploitability_player(option: str, spec: str, rules, shoot_bets: bool = False, num_players: int = 2) -> Any:
     """The player ``--punter`` or ``--banker`` names, by the package's one resolver
     (``models.resolve.make_policy``): a strategy, ``optimal`` (the heads-up game's: no Shoot bets, or with
     ``shoot_bets`` the solver's Shoot bets for the posted Shoot), or
-    a trained model seated heads-up as ``play`` seats one (read by the safe loader), for the role the
-    option names; a model trained for the other role, and ``random``, are refused in one line."""
+    a trained model seated as ``play`` seats one at a table of ``num_players`` (read by the safe loader),
+    for the role the option names; a model trained for the other role, and ``random``, are refused in
+    one line."""
     from ..models.resolve import RoleMismatch, make_policy
     from .headsup.game_punter import STARTING_CHIPS
 
     if spec == "random":
         raise UsageError(f"argument {option}: 'random' plays at random; the best responses need a "
                          "deterministic player")
-    label, role = f"argument {option}", option.removeprefix("--")
+    label, role = f"argument {option}", "punter" if option.endswith("punter") else "banker"
     try:
-        return make_policy(spec, rules=rules, num_players=2, starting_chips=STARTING_CHIPS, role=role,
+        return make_policy(spec, rules=rules, num_players=num_players, starting_chips=STARTING_CHIPS, role=role,
                            shoot_bet_levels=None if shoot_bets else (), label=label)
     except RoleMismatch as error:
         other = f"--{error.own}" if error.own else "neither option"
@@ -255,6 +259,11 @@ def main(argv: list[str] | None = None) -> int:
         from .session.cli import bank_value_main
 
         return bank_value_main(argv[1:], lambda option, spec, rules: exploitability_player(option, spec, rules, True))
+    if argv and argv[0] == "table-exploitability":
+        from .whole_table.cli import table_exploitability_main
+
+        return table_exploitability_main(argv[1:], lambda option, spec, rules, players: exploitability_player(
+            option, spec, rules, num_players=players))
     if argv and argv[0] == "equilibrium":
         from .headsup.equilibrium_cli import equilibrium_main
 

@@ -219,10 +219,10 @@ def is_split_observation(observation: Observation) -> bool:
     return bool(observation) and observation[0][0] == "split"
 
 
-def observation_of(hands: tuple[HandView, ...]) -> Observation:
+def observation_of(hands: tuple[HandView, ...], split_detail: bool = False) -> Observation:
     """The :data:`Observation` of a banker's ``SeatView.hands`` (engine or mirror); a split box is
-    its :func:`split_observation`."""
-    if any(h.from_split for h in hands):
+    its :func:`split_observation`, or with ``split_detail`` its hands."""
+    if not split_detail and any(h.from_split for h in hands):
         return split_observation(hands[0].original_stake, sum(h.shoot_bet for h in hands))
     return tuple(hand_key(h) for h in hands)
 
@@ -251,6 +251,10 @@ class PunterRows:
     """(100,): net chips per unit stake of that start against a banker's Pontoon at the peek."""
     shoot: int | None = None
     """The Shoot in play the views showed (None: the rules' ``initial_shoot``, a new Shoot)."""
+    mass: np.ndarray | None = None
+    """(R,) the policy's chance of the row's plays summed over its card orders (the weight ``payoff`` is
+    scaled by), so that ``sum_r mass_r * JointChance.chance(K_r, nothing) = 1``; the whole table's rows
+    (``solver/whole_table``) are products of the boxes' rows. None where rows were merged (``equilibrium``)."""
 
 
 class ShootOutcome(NamedTuple):
@@ -270,8 +274,9 @@ class _Mirror:
     """The engine's flow of one punter box, on cards standing for values (see the module doc)."""
 
     def __init__(self, rules: Rules, policy: PunterPolicy, outcomes: tuple[ShootOutcome, ...] = (),
-                 shoot: int | None = None) -> None:
+                 shoot: int | None = None, split_detail: bool = False) -> None:
         self.rules = rules
+        self.split_detail = split_detail
         self.policy = policy
         self.shoot = shoot_in_play(rules, shoot)
         self.outcomes = outcomes
@@ -286,8 +291,8 @@ class _Mirror:
         """The values the pack holds (a short pack lacks some)."""
         self.last_hand = 1 << 30
         """Play stops after this hand (a split box plays one hand's tree at a time)."""
-        self.splits: list[tuple[int, np.ndarray, np.ndarray]] = []
-        """(Shoot bet, counts, payoff) rows of every split box, grouped by counts."""
+        self.splits: list[tuple[Observation, np.ndarray, np.ndarray, np.ndarray]] = []
+        """(observation, counts, payoff, mass) rows of every split box, grouped by counts."""
 
     # ----------------------------------------------------------------- legality (as Table)
     def buy_range(self, hand: Hand) -> tuple[int, int]:
@@ -445,37 +450,37 @@ class _Mirror:
                 self.after_card(hand)
                 yield from self.play(new, cursor, w * p, known)
         elif kind == ActionKind.SPLIT:
-            self.splits.append((hands[cursor].shoot_bet, *self.split_box(hands[cursor], w)))
+            self.splits.extend(self.split_box(hands[cursor], w))
         else:
             raise ValueError(f"punter policy answered {action}: not a play of the modelled rules")
 
-    def split_box(self, hand: Hand, w: float) -> tuple[np.ndarray, np.ndarray]:
-        """Rows (value counts, payoff times chance) of a split box of two hands. Each hand's tree is
-        enumerated on its own, as the first hand plays it (its sibling waiting on its pair card), and
-        the two are combined as independent plays: exact when the policy decides on the current
-        hand's cards and stakes (every rule-based punter and the solver's optimum), not on the other
-        hand's cards. The first hand keeps the Shoot bet (docs/RULES.md, interpretation 3). No
-        further split can follow (``max_hands`` is two)."""
-        first = _by_counts(*self.hand_tree(hand, hand.shoot_bet))
-        second = first if hand.shoot_bet == 0 else _by_counts(*self.hand_tree(hand, 0))
-        (k1, p1, v1), (k2, p2, v2) = first, second
-        acc: dict[int, np.ndarray] = {}
-        for at in range(0, len(k1), 64):  # in chunks, to bound the memory of the pairs
-            code = k1[at:at + 64, None] + k2[None, :]
-            value = (v1[at:at + 64, None, :] * p2[None, :, None]
-                     + p1[at:at + 64, None, None] * v2[None, :, :]).reshape(-1, self.width)
-            keys, inverse = np.unique(code.ravel(), return_inverse=True)
-            summed = np.zeros((len(keys), self.width))
-            np.add.at(summed, inverse, value)
-            for key, row in zip(keys.tolist(), summed):
-                acc[key] = acc[key] + row if key in acc else row
-        keys = np.array(sorted(acc), dtype=np.int64)
-        counts = (keys[:, None] // _CODE_BASE[None, :]) % (NUM_VALUES + 1)
-        return counts, w * np.array([acc[k] for k in keys.tolist()]).reshape(len(keys), self.width)
+    def split_box(self, hand: Hand, w: float) -> list[tuple[Observation, np.ndarray, np.ndarray, np.ndarray]]:
+        """Rows (observation, value counts, payoff times chance, chance) of a split box of two hands.
+        Each hand's tree is enumerated on its own, as the first hand plays it (its sibling waiting on
+        its pair card), and the two are combined as independent plays: exact when the policy decides
+        on the current hand's cards and stakes (every rule-based punter and the solver's optimum), not
+        on the other hand's cards. The first hand keeps the Shoot bet (docs/RULES.md, interpretation 3).
+        No further split can follow (``max_hands`` is two). The observation is
+        :func:`split_observation`, or with ``split_detail`` the two hands as the banker sees them."""
+        first = self.hand_tree(hand, hand.shoot_bet)
+        second = first if hand.shoot_bet == 0 else self.hand_tree(hand, 0)
+        if not self.split_detail:
+            rows = _combine_hands(_by_counts(*first[:3]), _by_counts(*second[:3]), w, self.width)
+            return [(split_observation(hand.original_stake, hand.shoot_bet), *rows[:3])]
+        keys2 = sorted(set(second[3]))
+        id2 = {key: i for i, key in enumerate(keys2)}
+        tagged = _by_counts(second[0], second[1], second[2], np.array([id2[k] for k in second[3]], dtype=np.int64))
+        out = []
+        for key1, part1 in _by_key(*first).items():
+            counts, rows, mass, tags = _combine_hands(part1, tagged, w, self.width)
+            cut = np.searchsorted(tags, np.arange(len(keys2) + 1))
+            out.extend(((key1, keys2[t]), counts[cut[t]:cut[t + 1]], rows[cut[t]:cut[t + 1]], mass[cut[t]:cut[t + 1]])
+                       for t in range(len(keys2)) if cut[t + 1] > cut[t])
+        return out
 
-    def hand_tree(self, hand: Hand, shoot_bet: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def hand_tree(self, hand: Hand, shoot_bet: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[HandKey]]:
         """Every play of one split hand (its pair card, then its own second card and draws): value
-        counts (n, 10), chance (n,), payoff rows (n, NUM_OUTCOMES)."""
+        counts (n, 10), chance (n,), payoff rows (n, NUM_OUTCOMES), the hand as the banker sees it."""
         pair = hand.cards[1]
         played = Hand(seat=hand.seat, box=hand.box, original_stake=hand.original_stake,
                       stake=hand.original_stake, shoot_bet=shoot_bet, from_split=True, cards=[hand.cards[0]],
@@ -483,7 +488,7 @@ class _Mirror:
         waiting = Hand(seat=hand.seat, box=hand.box, original_stake=hand.original_stake,
                        stake=hand.original_stake, from_split=True, cards=[pair], face_up=[False])
         saved, self.last_hand = self.last_hand, 0
-        counts, probs, rows = [], [], []
+        counts, probs, rows, keys = [], [], [], []
         try:
             for new, p, known in self.deal([played, waiting], 0, False, (0, 0), None):
                 self.after_card(new[0])
@@ -494,10 +499,11 @@ class _Mirror:
                     counts.append(c)
                     probs.append(q)
                     rows.append(self.payoff_row([box[0]], hand.original_stake))
+                    keys.append(hand_key(seen_cards([box[0]], [], [], BANKER_SEAT, [0] * 13)[0][0]))
         finally:
             self.last_hand = saved
         return (np.array(counts, dtype=np.int64), np.array(probs),
-                np.array(rows).reshape(len(rows), self.width))
+                np.array(rows).reshape(len(rows), self.width), keys)
 
     # ----------------------------------------------------------------- payoffs
     def payoff_row(self, hands: list[Hand], unit: int) -> np.ndarray:
@@ -532,14 +538,53 @@ _CODE_BASE = (NUM_VALUES + 1) ** np.arange(NUM_VALUES)
 """Value counts as one integer (a box of two hands holds at most ten cards of a value)."""
 
 
-def _by_counts(counts: np.ndarray, probs: np.ndarray, rows: np.ndarray
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One hand's plays grouped by value counts: (count codes, total chance, chance-weighted payoff)."""
-    keys, inverse = np.unique(counts @ _CODE_BASE, return_inverse=True)
+def _combine_hands(first: tuple[np.ndarray, ...], second: tuple[np.ndarray, ...], w: float, width: int
+                   ) -> tuple[np.ndarray, ...]:
+    """A split box's rows (value counts, payoff times chance, chance, and the second hand's tags where it
+    has them) from its two hands' plays grouped by value counts (:func:`_by_counts`), combined as
+    independent; rows sorted by (tag, counts)."""
+    (k1, p1, v1), (k2, p2, v2) = first, second[:3]
+    tag = second[3] if len(second) > 3 else np.zeros(len(k2), dtype=np.int64)
+    span = int(_CODE_BASE[-1]) * (NUM_VALUES + 1)
+    acc: dict[int, np.ndarray] = {}
+    for at in range(0, len(k1), 64):  # in chunks, to bound the memory of the pairs
+        code = k1[at:at + 64, None] + k2[None, :] + tag[None, :] * span
+        value = np.concatenate([
+            (v1[at:at + 64, None, :] * p2[None, :, None] + p1[at:at + 64, None, None] * v2[None, :, :]),
+            (p1[at:at + 64, None] * p2[None, :])[:, :, None]], axis=2).reshape(-1, width + 1)
+        keys, inverse = np.unique(code.ravel(), return_inverse=True)
+        summed = np.zeros((len(keys), width + 1))
+        np.add.at(summed, inverse, value)
+        for key, row in zip(keys.tolist(), summed):
+            acc[key] = acc[key] + row if key in acc else row
+    codes = np.array(sorted(acc), dtype=np.int64)
+    counts = ((codes % span)[:, None] // _CODE_BASE[None, :]) % (NUM_VALUES + 1)
+    rows = w * np.array([acc[k] for k in codes.tolist()]).reshape(len(codes), width + 1)
+    return counts, rows[:, :-1], rows[:, -1], codes // span
+
+
+def _by_key(counts: np.ndarray, probs: np.ndarray, rows: np.ndarray, keys: list[HandKey]
+            ) -> dict[HandKey, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """One hand's plays by the hand the banker sees, each grouped by value counts (:func:`_by_counts`)."""
+    at: dict[HandKey, list[int]] = {}
+    for i, key in enumerate(keys):
+        at.setdefault(key, []).append(i)
+    return {key: _by_counts(counts[idx], probs[idx], rows[idx]) for key, idx in sorted(at.items())}
+
+
+def _by_counts(counts: np.ndarray, probs: np.ndarray, rows: np.ndarray, tags: np.ndarray | None = None
+               ) -> tuple[np.ndarray, ...]:
+    """One hand's plays grouped by value counts (and ``tags``, where given): (count codes, total chance,
+    chance-weighted payoff[, tags])."""
+    code = counts @ _CODE_BASE
+    span = int(_CODE_BASE[-1]) * (NUM_VALUES + 1)
+    keys, inverse = np.unique(code if tags is None else code + tags * span, return_inverse=True)
     prob = np.bincount(inverse, weights=probs, minlength=len(keys))
     value = np.zeros((len(keys), rows.shape[1]))
     np.add.at(value, inverse, probs[:, None] * rows)
-    return keys, prob, value
+    if tags is None:
+        return keys, prob, value
+    return keys % span, prob, value, keys // span
 
 
 def _ask_amount(policy: PunterPolicy, view: SeatView) -> int:
@@ -599,11 +644,13 @@ def _second_card_bets(rules: Rules, policy: PunterPolicy, box: Hand, shoot: int 
 
 
 def punter_rows(rules: Rules, policy: PunterPolicy, outcomes: tuple[ShootOutcome, ...] = (),
-                shoot: int | None = None) -> PunterRows:
+                shoot: int | None = None, split_detail: bool = False) -> PunterRows:
     """Play ``policy``'s box in every way it can go (heads-up, the banker playing on after). With
     ``outcomes``, the payoffs are their indicators (:class:`ShootOutcome`), the rows otherwise the same:
     ``payoff`` holds each one's ``NUM_OUTCOMES`` columns in turn and ``peek_payoff`` a column each.
-    ``shoot``: the Shoot in play, where it is not a new one (:func:`shoot_in_play`)."""
+    ``shoot``: the Shoot in play, where it is not a new one (:func:`shoot_in_play`). ``split_detail``:
+    a split box is observed as its two hands, as the engine shows them (``observation_of``), not as
+    one :func:`split_observation` (the whole table's banker, ``solver/whole_table``, reads them)."""
     check_rules(rules)
     stake = _ask_amount(policy, _pre_deal_view(rules, (LegalMove(ActionKind.STAKE, rules.min_stake,
                                                                   rules.max_stake),), Phase.STAKES, shoot=shoot))
@@ -615,8 +662,9 @@ def punter_rows(rules: Rules, policy: PunterPolicy, outcomes: tuple[ShootOutcome
         seen, _ = seen_cards([box], [], [], PUNTER_SEAT, [0] * 13)
         deal_bets = _ask_amounts(policy, _pre_deal_view(rules, (LegalMove(ActionKind.SHOOT_BET, 0, cap),),
                                                         Phase.SHOOT_BETS, seen, "before_deal", shoot))
-    mirror = _Mirror(rules, policy, outcomes, shoot)
+    mirror = _Mirror(rules, policy, outcomes, shoot, split_detail)
     acc: dict[tuple[Observation, tuple[int, ...]], np.ndarray] = {}
+    mass: dict[tuple[Observation, tuple[int, ...]], float] = {}
     settled: dict[Observation, bool] = {}
     peek_counts = np.zeros((NUM_VALUES * NUM_VALUES, NUM_VALUES), dtype=np.int64)
     peek_payoff = np.zeros((NUM_VALUES * NUM_VALUES, len(outcomes)) if outcomes else NUM_VALUES * NUM_VALUES)
@@ -644,13 +692,14 @@ def punter_rows(rules: Rules, policy: PunterPolicy, outcomes: tuple[ShootOutcome
                 peek_payoff[k] += p * (np.array([o.of(h_peek[cls, PONTOON], total) for o in outcomes]) if outcomes
                                        else (g_peek[cls, PONTOON] * stake + h_peek[cls, PONTOON] * total) / stake)
                 for box, w in mirror.next_hand(hands, -1, p, known):
-                    _add_row(acc, settled, box, w, mirror.payoff_row(box, stake))
-    splits = sorted({split_observation(stake, total) for total, _, _ in mirror.splits})
-    for total, counts, rows in mirror.splits:
-        for c, row in zip(counts, rows):
-            _accumulate(acc, (split_observation(stake, total), tuple(int(x) for x in c)), row)
-    for split in splits:
-        settled[split] = False
+                    _add_row(acc, mass, settled, box, w, mirror.payoff_row(box, stake))
+    splits = sorted({obs for obs, _, _, _ in mirror.splits if is_split_observation(obs)})
+    for obs, counts, rows, masses in mirror.splits:
+        for c, row, m in zip(counts, rows, masses):
+            key = (obs, tuple(int(x) for x in c))
+            _accumulate(acc, key, row)
+            _accumulate(mass, key, m)
+        settled[obs] = not is_split_observation(obs) and all(h.settled for h in obs)
     observations = sorted(o for o in settled if o not in splits) + splits
     index = {o: i for i, o in enumerate(observations)}
     keys = sorted(acc, key=lambda ok: (index[ok[0]], ok[1]))
@@ -660,10 +709,11 @@ def punter_rows(rules: Rules, policy: PunterPolicy, outcomes: tuple[ShootOutcome
         counts=np.array([c for _, c in keys], dtype=np.int64).reshape(len(keys), NUM_VALUES),
         payoff=np.array([acc[k] for k in keys]).reshape(len(keys), mirror.width),
         all_settled=np.array([settled[o] for o in observations], dtype=bool),
-        peek_counts=peek_counts, peek_payoff=peek_payoff, shoot=shoot)
+        peek_counts=peek_counts, peek_payoff=peek_payoff, shoot=shoot,
+        mass=np.array([mass[k] for k in keys], dtype=np.float64))
 
 
-def _add_row(acc: dict, settled: dict, box: list[Hand], w: float, row: np.ndarray) -> None:
+def _add_row(acc: dict, mass: dict, settled: dict, box: list[Hand], w: float, row: np.ndarray) -> None:
     counts = [0] * NUM_VALUES
     for hand in box:
         for card in hand.cards:
@@ -671,6 +721,7 @@ def _add_row(acc: dict, settled: dict, box: list[Hand], w: float, row: np.ndarra
     seen, _ = seen_cards(box, [], [], BANKER_SEAT, [0] * 13)
     obs = observation_of(seen)
     _accumulate(acc, (obs, tuple(counts)), w * row)
+    _accumulate(mass, (obs, tuple(counts)), w)
     settled[obs] = all(h.settled for h in box)
 
 
