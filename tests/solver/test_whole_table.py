@@ -4,9 +4,9 @@
   that show split hands as the engine does refine the heads-up model's one split observation (the same
   rows, split by what the banker sees).
 - Two boxes' rows combine as the product of their plays (against a brute-force sum).
-- With one box the table's best response is the heads-up one (``best_banker.evaluate``, another code
-  path): the same decisions, and the paired estimate of its value within 3 standard errors of the exact
-  value.
+- With one box (no splits, where the two models of a split box are one) the table's best response is the
+  heads-up one (``best_banker.evaluate``, another code path): the same decisions, and the paired estimate
+  of its value within 3 standard errors of the exact value. Rows that lump split boxes are refused.
 - At three seats: each table's exact conditional value is what the engine's deals at that table average
   (paired, within 3 standard errors), the best response is never worse than the reference banker at any
   table, and the reference's conditional values average to its exact value (the sum of its heads-up pair
@@ -24,7 +24,10 @@ import numpy as np
 import pytest
 
 from shoot_pontoon_env.actions import Action
-from shoot_pontoon_env.engine.view import SeatView
+from shoot_pontoon_env.cards import best_total, parse_cards
+from shoot_pontoon_env.engine import Phase, Table
+from shoot_pontoon_env.engine.view import SeatView, seat_view
+from shoot_pontoon_env.players.session import play_until
 from shoot_pontoon_env.players.policy import Policy, stick_or_draw
 from shoot_pontoon_env.players.strategies import TipsPunter, make_strategy
 from shoot_pontoon_env.rules import SHOOT
@@ -107,9 +110,11 @@ def test_combine_is_the_product_of_the_boxes_plays():
         np.testing.assert_allclose(w, want[k][1], rtol=1e-12)
 
 
-def test_one_box_decides_as_the_heads_up_best_response(lumped):
+def test_one_box_decides_as_the_heads_up_best_response():
+    rules = RULES.replace(max_split_hands=1)  # without splits the two models of a split box are one
+    lumped = punter_rows(rules, strategy_policy(TIPS), split_detail=True)
     heads_up = evaluate(lumped)
-    banker = TableBestBanker(RULES, [lumped], [1])
+    banker = TableBestBanker(rules, [lumped], [1])
     space = banker.space
     counts = np.bincount(lumped.obs_index)
     live = np.nonzero(~lumped.all_settled)[0]
@@ -126,6 +131,39 @@ def test_one_box_decides_as_the_heads_up_best_response(lumped):
                     assert at.draw == bool(heads_up.draws[m][node, o]), (observation, space.levels[m].values[node])
                     compared += 1
     assert compared > 500
+
+
+class KingReader(Policy):
+    """Stands on 17, but draws on 17 when its first card is a King: it reads a rank, as a trained banker may."""
+
+    name = "king_reader"
+
+    def banker_play(self, view: SeatView, rng: np.random.Generator) -> Action:
+        total = best_total(view.banker_cards)[0]
+        return stick_or_draw(view, total >= 17 and not (view.banker_cards[0] // 4 == 12 and total == 17))
+
+
+def test_a_reference_that_reads_the_table_is_valued_at_each_view():
+    rules = RULES.replace(max_split_hands=1)
+    rows = punter_rows(rules, strategy_policy(TIPS), split_detail=True)
+
+    def view_for(first: str) -> SeatView:  # the punter stands on 9, 9; the banker holds ``first`` and a 7
+        table = Table(rules, 2, rng=np.random.default_rng(0), banker=0)
+        table.start_deal(stacked=parse_cards(f"9S {first} 9H 7D"))
+        play_until(table, [KingReader(), TIPS], np.random.default_rng(0),
+                   lambda t: t.to_act == 0 and t.phase == Phase.BANKER)
+        return seat_view(table, 0)
+
+    king, queen = view_for("KS"), view_for("QS")
+    alone = [TableBestBanker(rules, [rows], [1], reference=KingReader()).conditional_net(v)[1] for v in (king, queen)]
+    shared = TableBestBanker(rules, [rows], [1], reference=KingReader())
+    assert alone[0] != alone[1]
+    assert [shared.conditional_net(v)[1] for v in (king, queen)] == alone
+
+
+def test_lumped_split_rows_are_refused(lumped):
+    with pytest.raises(ValueError, match="split_detail=True"):
+        TableBestBanker(RULES, [lumped], [1])
 
 
 def test_one_box_estimate_is_the_heads_up_value():

@@ -5,7 +5,7 @@ heads-up one (``headsup.best_banker``) on the table's rows: at a banker hand ``b
 it stands is ``S_O(b) = sum_r chance(K_r, b) W_r[outcome(b)]`` (every chance joint with reaching ``O``),
 and ``A_O(b) = min(S_O(b), sum_v A_O(b + v))``. Here it is solved where a table is met, for the banker
 hands reachable from its two cards, not for every joint observation (there are about ``n_O ** k``:
-1785 for ``tips`` heads-up, 5.7e9 at four seats). So each decision is the exact best response's, and
+``tips`` shows 190,264 observations of its box, split hands as the engine shows them). So each decision is the exact best response's, and
 the best response's value is estimated over dealt tables: given the table the banker meets (``O`` and
 its two cards ``b``), ``A_O(b) / P(O, b)`` is the exact expected net of every deal that shows it
 (:meth:`TableBestBanker.conditional_net`), so the estimate's only error is the sampling of ``O`` and
@@ -14,11 +14,14 @@ that draws by a rule on its own cards, whose value at the table is exact (the su
 values): the best response's value is that exact value plus the mean of the differences, each of them
 ``>= 0`` (the best response is best at every table it meets) and of a small spread. A reference banker
 that reads the table (``shoot_aware``, a trained one) is asked at the engine's view with the hand's
-cards in its place (the drawn values in ascending order), only where its own choices take it; its value
-is then estimated as the best response's, and their difference is what the best response gains on it.
+cards in its place, only where its own choices take it: the drawn cards as their values in ascending
+order (a ten-value card as the Ten), as the heads-up model asks a banker, so its value is exact for a
+banker that reads values (every rule-based one), not for one that reads ranks or the order of its draws
+(a trained network); it is then estimated as the best response's, and their difference is what the
+best response gains on it.
 
-Within the heads-up model's class: the banker reads a split box as "split" with its stake and Shoot
-bet (``game_punter.split_observation``), and its choice depends on its cards' values, not their ranks.
+The banker reads a split box by its two hands as the engine shows them (rows built with
+``split_detail``), and its choice depends on its cards' values, not their ranks.
 """
 
 from __future__ import annotations
@@ -36,7 +39,14 @@ from ...players.policy import Policy
 from ...rules import Rules
 from ..dealer import BankerRule, own_cards_only, strategy_rule
 from ..headsup.game_banker import BankerSpace, JointChance, banker_space
-from ..headsup.game_punter import Observation, PunterRows, card_of, observation_of, value_index
+from ..headsup.game_punter import (
+    Observation,
+    PunterRows,
+    card_of,
+    is_split_observation,
+    observation_of,
+    value_index,
+)
 from .joint import Rows, TableRows
 
 
@@ -91,12 +101,16 @@ class TableBestBanker(Policy):
     name = "table_best_banker"
 
     def __init__(self, rules: Rules, boxes: Sequence[PunterRows], punter_seats: Sequence[int],
-                 reference: Policy | None = None, keep: int = 4096) -> None:
+                 reference: Policy | None = None, keep: int = 16) -> None:
         """``boxes``: each punter's rows, built with ``split_detail`` (the banker reads split hands);
-        ``reference``: a banker that draws on its own cards (the default: stand on 17), valued on the
-        same tables (:meth:`conditional_net`)."""
+        ``reference``: a banker valued on the same tables (:meth:`conditional_net`; the default: stand on
+        17); ``keep``: the tables whose rows are kept (what matters is reuse within a deal: a table's rows
+        are about 0.2 MB at four seats, 2.7 MB at six), ``64 * keep`` solved tables."""
         if len(boxes) != len(punter_seats):
             raise ValueError(f"{len(boxes)} punters' rows for {len(punter_seats)} punter seats")
+        if any(is_split_observation(o) for rows in {id(r): r for r in boxes}.values() for o in rows.observations):
+            raise ValueError("the punters' rows show a split box as one observation: build them with "
+                             "punter_rows(..., split_detail=True), as the banker at the table reads split hands")
         self.rules = rules
         self.space = banker_space(rules)
         self.joint = JointChance.of(rules)
@@ -109,7 +123,7 @@ class TableBestBanker(Policy):
         self.unmodelled = 0
         """Decisions taken at tables the rows cannot show (played as the reference banker)."""
         self._subtrees: dict[int, Subtree] = {}
-        self._solved: OrderedDict[tuple, dict[tuple[int, int], tuple[bool, float]]] = OrderedDict()
+        self._solved: OrderedDict[tuple, dict[tuple[int, int], Node]] = OrderedDict()
 
     # ----------------------------------------------------------------- the best response
     def solve(self, observations: tuple[Observation, ...], start: int, view: SeatView | None = None
@@ -117,8 +131,10 @@ class TableBestBanker(Policy):
         """For every banker hand ``(level, node)`` reachable from two-card hand ``start``: whether the best
         response draws there, ``A_O(b)`` (the punters' net from there on, joint with reaching it) and
         the same for the reference banker (``view``: the banker's first view at the table, where the
-        reference reads the table)."""
+        reference reads the table; its answers there depend on the view, which the cache key then holds)."""
         key = (observations, start)
+        if self._rule is None and view is not None:
+            key += (tuple(view.banker_cards), tuple(int(c) for c in view.seen_counts))
         hit = self._solved.get(key)
         if hit is not None:
             self._solved.move_to_end(key)
@@ -144,7 +160,7 @@ class TableBestBanker(Policy):
                 out[(m, node)] = Node(draw, value, reference, float(stick[i]), drawn)
             above = {node: out[(m, node)] for node in nodes.tolist()}
         self._solved[key] = out
-        if len(self._solved) > self.keep:
+        if len(self._solved) > 64 * self.keep:
             self._solved.popitem(last=False)
         return out
 

@@ -24,7 +24,8 @@ def build_table_exploitability_parser() -> Parser:
                                 "sampled over --deals tables and played at the engine beside it; each punter's "
                                 "exactly where the banker draws on its own cards.")
     parser.add_argument("--players", type=int_in(2, MAX_PLAYERS), default=4,
-                        help=f"seats at the table, the banker's included, 2..{MAX_PLAYERS} (default 4)")
+                        help=f"seats at the table, the banker's included, 2..{MAX_PLAYERS} (default 4); each table "
+                             "costs about 6 ms at 4 seats, 0.15 s at 6 and 3 s at 10 (the joint law of every box)")
     parser.add_argument("--punter", required=True,
                         help="the punter at every punter seat: a strategy name (tips, thresholdN, ...), optimal, "
                              "or a trained punter (zoo:NAME, a model .zip or a run folder)")
@@ -83,7 +84,7 @@ def table_exploitability_main(argv: list[str], player: Callable[[str, str, Rules
     elif result.punter_gains is None:
         print("  the punters' gains:                   not computed")
     else:
-        print(f"  each punter's gain (exact):           {result.punter_gains[0]:+.6f}")
+        print(f"  each punter's gain (exact for a punter playing its own box): {result.punter_gains[0]:+.6f}")
     bound = " (a lower bound)" if result.nash_conv_is_lower_bound else ""
     print(f"  NashConv {result.nash_conv:.6f}{bound}; exploitability (NashConv / {args.players} seats) "
           f"{result.exploitability:.6f}")

@@ -9,8 +9,12 @@ the punters' net chips ``W = sum_i W_i prod_{j != i} M_j`` by banker outcome. Ro
 summed as they are built, box by box.
 
 Exact for punters whose plays depend on their own box (every rule-based punter; a policy reading other
-boxes' face-up cards, or a Shoot whose room runs out across the boxes, is played as if alone), with the
-heads-up model's split boxes (a split box is one observation, ``split_observation``).
+boxes' face-up cards, or a Shoot whose room runs out across the boxes, is played as if alone), with one
+approximation: where a split's legality depends on the ranks of two ten-value cards (``split_match =
+"rank"``), each box's chance of a same-rank pair is taken from its own cards, so two boxes' rank events
+are treated as independent (the chance that two boxes both split tens is 4% low at four seats; the
+values it changes are far below the sampling error). Split boxes are observed as their hands
+(``punter_rows(..., split_detail=True)``).
 """
 
 from __future__ import annotations
@@ -23,9 +27,6 @@ import numpy as np
 from ..headsup.game_punter import Observation, PunterRows
 from ..space import NUM_VALUES
 
-_BASE = 32
-"""A table's value counts as one integer: fewer than 32 cards of a value in the boxes."""
-_POWERS = _BASE ** np.arange(NUM_VALUES, dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,8 @@ def combine(a: Rows, b: Rows, full: np.ndarray) -> Rows:
     payoff = payoff.reshape(len(mass), -1)
     dealt = (counts <= full).all(axis=1)
     counts, mass, payoff = counts[dealt], mass[dealt], payoff[dealt]
-    keys, first, inverse = np.unique(counts @ _POWERS, return_index=True, return_inverse=True)
+    radix = np.concatenate([[1], np.cumprod(full[:-1] + 1)]).astype(np.int64)  # a dealt count is at most full
+    keys, first, inverse = np.unique(counts @ radix, return_index=True, return_inverse=True)
     if len(keys) == len(mass):
         return Rows(counts, payoff, mass)
     summed_payoff = np.zeros((len(keys), payoff.shape[1]))
@@ -82,7 +84,7 @@ def combine(a: Rows, b: Rows, full: np.ndarray) -> Rows:
 class TableRows:
     """The rows of a table's punters facing each joint observation, kept for the most recent ones."""
 
-    def __init__(self, boxes: list[PunterRows], full: np.ndarray, keep: int = 4096) -> None:
+    def __init__(self, boxes: list[PunterRows], full: np.ndarray, keep: int = 16) -> None:
         shared = {id(rows): BoxRows(rows) for rows in boxes}  # one punter's rows at several seats, grouped once
         self.boxes = [shared[id(rows)] for rows in boxes]
         self.full = full
