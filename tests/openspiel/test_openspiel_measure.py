@@ -17,6 +17,7 @@ from shoot_pontoon_env.solver.headsup.best_response import exploitability as sol
 REDUCED = {"players": 2, "reduced": True, "max_buys": 0}
 
 
+@pytest.mark.slow  # 100 s (the whole game's tree walk): run by `make benchmark`, to keep CI under 10 minutes
 def test_a_rule_based_pair_through_openspiel_states_equals_the_solvers_own_measure():
     game = load_game(**REDUCED)
     punter, banker = make_strategy("tips"), make_strategy("stand17")
