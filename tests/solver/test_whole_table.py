@@ -212,6 +212,13 @@ def test_a_punter_that_reads_the_other_boxes_is_not_modelled():
     assert json.loads(json.dumps(result.to_dict()))["punters_modelled"] is False
 
 
+def test_bad_table_sizes_are_refused_by_name():
+    with pytest.raises(ValueError, match="players = 1: expected 2"):
+        table_exploitability(RULES, TIPS, make_strategy("stand17"), players=1, deals=100)
+    with pytest.raises(ValueError, match="deals = 1: expected 2 or more"):
+        table_exploitability(RULES, TIPS, make_strategy("stand17"), players=3, deals=1)
+
+
 def test_table_exploitability_json(capsys):
     assert solver_main(["table-exploitability", "--players", "3", "--punter", "tips", "--banker", "stand17",
                         "--deals", "300", "--json"]) == 0
