@@ -22,16 +22,19 @@ BANKER = 0
 class TableSample:
     """Deals at new tables (a full shoe each), one entry each, in chips summed over the punters' boxes."""
 
-    net: np.ndarray
-    """The punters' net chips."""
-    seat_net: np.ndarray
-    """(deals, seats): each seat's net chips (the banker's at seat 0)."""
+    punter_net: np.ndarray
+    """(deals, punters): each punter seat's net chips (seat ``1 + column``)."""
     conditional: np.ndarray | None
     """The exact expected net given the table the banker met (its net where the banker did not play:
     a Pontoon at the peek, every box bust; NaN at a table the rows cannot show); None where the banker
     is not a :class:`TableBestBanker` or ``conditional`` was not asked for."""
     reference: np.ndarray | None
     """The same for the best response's reference banker (``TableBestBanker.reference``)."""
+
+    @property
+    def net(self) -> np.ndarray:
+        """The punters' net chips, summed over their seats."""
+        return self.punter_net.sum(axis=1)
 
     @staticmethod
     def mean(values: np.ndarray) -> tuple[float, float]:
@@ -47,7 +50,7 @@ def play_tables(rules: Rules, banker: Policy, punters: Sequence[Policy], deals: 
     ``i`` only, so two bankers played with one seed meet the same cards and punters (a paired sample)."""
     streams = np.random.default_rng(seed).integers(2**63, size=(deals, 2))
     players = [banker, *punters]
-    seat_net = np.zeros((deals, len(players)))
+    punter_net = np.zeros((deals, len(punters)))
     exact = conditional and isinstance(banker, TableBestBanker)
     cond = np.zeros(deals) if exact else None
     reference = np.zeros(deals) if exact else None
@@ -67,8 +70,7 @@ def play_tables(rules: Rules, banker: Policy, punters: Sequence[Policy], deals: 
         if table.total_chips != chips:
             raise AssertionError(f"chips not conserved at the table: {table.total_chips} != {chips}")
         for h in table.hands:
-            seat_net[i, h.seat] += h.result
-        seat_net[i, BANKER] = -seat_net[i, 1:].sum()
+            punter_net[i, h.seat - 1] += h.result  # the banker holds no hand
         if exact and not asked:
-            cond[i] = reference[i] = seat_net[i, 1:].sum()
-    return TableSample(seat_net[:, 1:].sum(axis=1), seat_net, cond, reference)
+            cond[i] = reference[i] = punter_net[i].sum()
+    return TableSample(punter_net, cond, reference)
