@@ -9,6 +9,7 @@ it) and answers an index of its own env's action table, which :class:`RoleSpace`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -16,7 +17,8 @@ import gymnasium as gym
 import numpy as np
 
 import shoot_pontoon_env.envs  # noqa: F401  (registers the ids)
-from shoot_pontoon_env.seat.features import compact_observation
+from shoot_pontoon_env.seat import encoding as enc
+from shoot_pontoon_env.seat.features import CF_EPISODE, compact_observation
 from shoot_pontoon_env.seat.action_table import ActionTable
 
 ENV_IDS = {"punter": "ShootPontoon-v0", "banker": "ShootPontoonBanker-v0"}
@@ -35,13 +37,13 @@ class RoleSpace:
     observation_space: gym.spaces.Box
     action_space: gym.spaces.Discrete
     scale: np.ndarray | None = None
-    """Per-feature factors of the flat row the network reads (its unbounded chip counts scaled
-    down, so that a table of big stakes does not saturate the first layer); a saved model has them
-    folded into its first layers (:func:`fold_scale`), so it reads the env's own row."""
+    """Per-feature factors of the row the network reads (a flat row's unbounded chip counts scaled
+    down, so that a table of big stakes does not saturate the first layer; 0 at a part it ignores); a
+    saved model has them folded into its first layers (:func:`fold_scale`), so it reads the env's own row."""
 
     def inputs(self, rows: np.ndarray) -> np.ndarray:
         if self.observation == "compact":
-            return compact_observation(rows)
+            rows = compact_observation(rows)
         return rows * self.scale if self.scale is not None else rows
 
     def masks(self, seat_masks: np.ndarray) -> np.ndarray:
@@ -69,16 +71,33 @@ def seat_indices(seat_table: ActionTable, role_table: ActionTable, what: str) ->
     return np.array([labels.index(label) for label in role_table.labels], dtype=np.int64)
 
 
-def role_space(role: str, seat_table: ActionTable, env_kwargs: dict[str, Any], observation: str) -> RoleSpace:
-    """The role's env (``ENV_IDS[role]`` with ``env_kwargs``) and its place in the seat's actions."""
+IGNORABLE = ("deals_left", "balance")
+"""Parts of a row a network may be made blind to (``train.table_selfplay``'s ``ignores``)."""
+
+
+def ignored_columns(observation: str, ignores: Sequence[str]) -> list[int]:
+    """The columns of a ``compact`` or ``flat`` row that hold the ``ignores`` parts."""
+    columns = {"compact": {"deals_left": CF_EPISODE},
+               "flat": {"deals_left": enc.EPISODE.start, "balance": enc.CHIP_BALANCE}}[observation]
+    return [columns[part] for part in ignores]
+
+
+def role_space(role: str, seat_table: ActionTable, env_kwargs: dict[str, Any], observation: str,
+               ignores: Sequence[str] = ()) -> RoleSpace:
+    """The role's env (``ENV_IDS[role]`` with ``env_kwargs``) and its place in the seat's actions; the
+    network reads the ``ignores`` parts of its row as zeros (its scale is 0 there)."""
     env = gym.make(ENV_IDS[role], **env_kwargs).unwrapped
     space = env.observation_space
     scale = None
     if observation == "compact":
         space = gym.make(ENV_IDS[role], **env_kwargs, observation="compact").observation_space
+        if ignores:
+            scale = np.ones(space.shape[0], dtype=np.float32)
     else:
         scale = np.where(np.maximum(np.abs(space.low), np.abs(space.high)) > CHIP_FEATURE, CHIP_SCALE,
                          1.0).astype(np.float32)
+    if ignores:
+        scale[ignored_columns(observation, ignores)] = 0.0
     return RoleSpace(role, ENV_IDS[role], dict(env_kwargs), observation,
                      seat_indices(seat_table, env.action_table, f"{ENV_IDS[role]} {env_kwargs}"), space,
                      env.action_space, scale)

@@ -25,9 +25,9 @@ STATE_MODEL = "trainer.zip"
 """``generations/N/ROLE/trainer.zip``: the role's network as it trains (inputs scaled, where
 ``model.zip`` has the scale folded in) with its optimizer's state."""
 ENTRIES = (CONFIG_FILE, HISTORY_FILE, GENERATIONS, "punter", "banker", "table_selfplay.png", TENSORBOARD,
-           "measure.json", "exploitability.json")
-"""Everything in a run's folder that a run, ``train.table_measure`` or ``train.table_exploitability``
-writes: what ``--overwrite`` removes, and nothing else."""
+           "measure.json", "exploitability.json", "session_check.json")
+"""Everything in a run's folder that a run, ``train.table_measure``, ``train.table_exploitability`` or
+``train.session_check`` writes: what ``--overwrite`` removes, and nothing else."""
 GENERATION_NAME = re.compile(r"0|[1-9][0-9]*")
 
 

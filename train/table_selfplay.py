@@ -51,7 +51,7 @@ from shoot_pontoon_env.rules import get_rules
 
 from . import table_folder as folder_files
 from .config import apply_overrides, check_run_name, claim_folder, read_mapping
-from .seat_roles import RoleSpace, fold_scale, role_space
+from .seat_roles import IGNORABLE, RoleSpace, fold_scale, role_space
 from .seat_samples import ROLES, Batch, SeatSamples
 
 LOGGED = ("policy_gradient_loss", "value_loss", "entropy_loss", "loss", "approx_kl", "clip_fraction")
@@ -89,6 +89,11 @@ class RoleSettings:
     """Passes over each update's samples."""
     minibatch: int = 2048
     """Samples of one gradient step."""
+    ignores: list[str] = field(default_factory=list)
+    """Parts of the row the network is blind to (``IGNORABLE``): ``deals_left`` (the episode's clock)
+    and, for a flat row, ``balance`` (the seat's own chips). A network blind to both plays every deal
+    of a session by the same rule at the same Shoot, as the session's exact chain
+    (``solver/session/chain.py``) models a player; the saved model has the blindness folded in."""
 
     def check(self, role: str) -> None:
         if self.observation not in ("flat", "compact") or (role == "banker" and self.observation == "compact"):
@@ -108,6 +113,10 @@ class RoleSettings:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{role}.{name} = {value!r}: expected an int >= 1")
+        allowed = IGNORABLE if self.observation == "flat" else IGNORABLE[:1]
+        if not isinstance(self.ignores, list) or any(part not in allowed for part in self.ignores):
+            raise ValueError(f"{role}.ignores = {self.ignores!r}: expected a list of names from {list(allowed)} "
+                             f"(a {self.observation} row)")
 
 
 def default_groups() -> list[dict[str, Any]]:
@@ -135,6 +144,12 @@ class TableSelfPlayConfig:
     """The buys a punter may make, as fractions of its stake (none: the env's default)."""
     deals_per_episode: int = 1
     """Deals of one episode (more than one: the bank turns over and may be sold)."""
+    session_per_bank: bool = False
+    """Each bank's tenure is an episode of its own to the learners: where the bank changes hands (sold,
+    or passed when a deal empties the Shoot) every seat's trajectory ends, the sale's chips its last
+    reward, and the table plays on with a new bank for the deals left. The banker then values keeping
+    the bank as the session's chain does (its profit until the bank passes, is sold or the deals run
+    out), not with what it would make as a punter afterwards."""
     groups: list[dict[str, Any]] = field(default_factory=default_groups)
     """Each: ``tables``, optional ``players`` (seat -> anchor the kernel plays), ``first_banker``
     (a seat or ``random``; default 0), ``frozen_share`` (default 0: only the learner)."""
@@ -181,6 +196,8 @@ class TableSelfPlayConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} = {value!r}: expected an int >= 1")
+        if not isinstance(self.session_per_bank, bool):
+            raise ValueError(f"session_per_bank = {self.session_per_bank!r}: expected true or false")
         for name in ("seed", "eval_seed"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**32:
@@ -465,7 +482,8 @@ class TableSelfPlay:
         config.check_budget(self.tables.num_tables)
         seat_table = self.tables.seat_table
         self.settings = {role: config.role(role) for role in ROLES}
-        self.spaces = {role: role_space(role, seat_table, config.role_env_kwargs(role), self.settings[role].observation)
+        self.spaces = {role: role_space(role, seat_table, config.role_env_kwargs(role),
+                                        self.settings[role].observation, self.settings[role].ignores)
                        for role in ROLES}
         self.learners = {role: Learner(self.spaces[role], self.settings[role], config.seed) for role in ROLES}
         self.snapshots: list[dict[str, Any]] = []
@@ -475,6 +493,10 @@ class TableSelfPlay:
         self.samples = SeatSamples(self.tables.num_tables, config.num_players, sizes, actions)
         self.history: list[dict[str, Any]] = []
         self.episodes = 0
+        self.sessions = 0
+        """Banks that changed hands within an episode (``session_per_bank``: each ended its session)."""
+        self.holders = np.full(self.tables.num_tables, -1, dtype=np.int64)
+        """Each table's banker at its last step (-1: a new episode starts there)."""
         self.measures: dict[str, Any] | None = None
         self.scalars: folder_files.Scalars | None = None
         self.generation = 0
@@ -548,13 +570,27 @@ class TableSelfPlay:
                 learner = t.owners[rows] == LEARNER
                 learner &= ~t.fixed[rows]
                 self.samples.credit(first, rewards, learner)
-                over = np.flatnonzero(terminations | truncations)
+                ended = terminations | truncations
+                if self.config.session_per_bank:
+                    self.end_sessions(first, info["banker"], ended)
+                over = np.flatnonzero(ended)
                 if len(over):
                     self.samples.end_episodes(first + over)
                     self.draw_owners(first + over)
                     self.episodes += len(over)
                 state[g] = (obs, info)
             self.samples.tick()
+
+    def end_sessions(self, first: int, bankers: np.ndarray, ended: np.ndarray) -> None:
+        """``session_per_bank``: end the learners' trajectories at the tables ``first..`` whose bank has
+        changed hands since their last step (not at a new episode: an ended table's next step is its
+        reset, whose banker is a new episode's first)."""
+        rows = slice(first, first + len(bankers))
+        held = self.holders[rows]
+        changed = np.flatnonzero((held >= 0) & (bankers != held) & ~ended)
+        self.samples.end_episodes(first + changed)
+        self.sessions += len(changed)
+        self.holders[rows] = np.where(ended, -1, bankers)
 
     # ------------------------------------------------------------------ the run
     def run(self) -> dict[str, Path]:
@@ -615,7 +651,7 @@ class TableSelfPlay:
 
     def state(self, generation: int) -> dict[str, Any]:
         """What a resume restores besides the networks (``generations/N/trainer.json``)."""
-        return {"generation": generation, "episodes": self.episodes,
+        return {"generation": generation, "episodes": self.episodes, "sessions": self.sessions,
                 "decisions": {r: self.learners[r].decisions for r in ROLES},
                 "updates": {r: self.learners[r].updates for r in ROLES}, "rng": self.rng.bit_generator.state}
 
@@ -645,6 +681,7 @@ class TableSelfPlay:
             self.learners[role].decisions = state["decisions"][role]
             self.learners[role].updates = state["updates"][role]
         self.episodes = state["episodes"]
+        self.sessions = state.get("sessions", 0)  # a run of before session_per_bank
         try:
             self.rng.bit_generator.state = state["rng"]
         except (TypeError, ValueError, KeyError) as error:
@@ -695,7 +732,8 @@ class TableSelfPlay:
                                                      seed)}
         result: dict[str, Any] = {"generation": generation, "seconds": round(seconds, 1),
                                   "decisions": {r: self.learners[r].decisions for r in ROLES},
-                                  "episodes": self.episodes, "snapshots": len(self.snapshots)}
+                                  "episodes": self.episodes, "sessions": self.sessions,
+                                  "snapshots": len(self.snapshots)}
         anchors = {"punter": "threshold15", "banker": "stand17"}
         for role in ROLES:
             result[role] = self.measures[role](anchors[role] if paths is None else str(paths[role]))

@@ -178,6 +178,29 @@ class ObservationPolicy(Policy):
             raise RuntimeError(f"{self.name} chose index {index}, which is not legal here")
         return action
 
+    def act_batch(self, views: Sequence[SeatView]) -> list[Action] | None:
+        """Where it chooses by a deterministic numpy actor (:meth:`kernel_network`), its actions at
+        ``views`` through that actor as one batch, each what :meth:`act` returns there; else None."""
+        network = self.kernel_network()
+        if network is None:
+            return None
+        if not views:
+            return []
+        actor, observation = network
+        table = self.action_table
+        rows = np.stack([self.encoder.encode(view) for view in views])
+        if observation == "compact":
+            rows = compact_observation(rows)
+        masks = np.stack([table.mask(view) for view in views])
+        chosen = np.asarray(actor.act(rows, masks)).reshape(-1)
+        actions = []
+        for index, view, mask in zip(chosen.tolist(), views, masks):
+            action = table.to_action(index, view) if mask[index] else None
+            if action is None:
+                raise RuntimeError(f"{self.name} chose index {index}, which is not legal here")
+            actions.append(action)
+        return actions
+
     # ------------------------------------------------------------------ the batched engine
     def batch_player(self) -> BatchPlayer | None:
         """How the batched engine plays this policy in the agent's seat by itself, with no Python per

@@ -14,6 +14,8 @@ minimum stake, no Shoot bet, keep the bank, stick or stand on 17.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..actions import Action, ActionKind, LegalMove
@@ -73,6 +75,13 @@ class Policy:
         if view.is_banker:
             return self.banker_play(view, rng)
         return self.punter_play(view, rng)
+
+    def act_batch(self, views: Sequence[SeatView]) -> list[Action] | None:
+        """Its actions at many views at once, where it decides by one deterministic computation over
+        them all (a network: one batch through it), each what :meth:`act` returns there; None (this
+        base class): ask :meth:`act` view by view. The solver asks a trained banker so, a million
+        views a deal's law."""
+        return None
 
     def stake(self, view: SeatView, rng: np.random.Generator) -> Action:
         """One box at the minimum stake."""

@@ -137,6 +137,7 @@ def observation_draws(strategy: Policy, rules: Rules, observations: list[Observa
     reach = np.zeros((len(space.levels[2].values), n_obs), dtype=bool)
     reach[space.start > 0] = True
     by_total = decides_on_total(strategy)
+    batched = batches(strategy)
     hands: dict[int, tuple[HandView, ...]] = {}
     rng = np.random.default_rng(seed)
     fresh = rng.bit_generator.state  # restored before each question: a new Generator of ``seed``, made faster
@@ -152,16 +153,22 @@ def observation_draws(strategy: Policy, rules: Rules, observations: list[Observa
             kind = np.arange(len(lv.values))
         codes, first, inverse = np.unique(kind[rows] * n_obs + cols, return_index=True, return_inverse=True)
         answers = np.zeros(len(codes), dtype=bool)
+        views = []
         for k, at in enumerate(first.tolist()):
             i, o = int(rows[at]), int(cols[at])
             if o not in hands:
                 hands[o] = banker_hand_views(observations[o])
             view = banker_view(rules, lv.values[i], observations[o], hands[o], shoot)
+            if batched:
+                views.append(view)
+                continue
             rng.bit_generator.state = fresh
             action: Action = strategy.act(view, rng)
             if action.kind not in (ActionKind.STICK, ActionKind.TWIST):
                 raise ValueError(f"banker strategy {strategy!r} answered {action} to a stick/twist choice")
             answers[k] = action.kind == ActionKind.TWIST
+        if views:
+            answers = batch_twists(strategy, views)
         out[m][rows, cols] = answers[inverse.reshape(-1)]
         if m + 1 in space.levels:
             nxt = np.zeros((len(space.levels[m + 1].values), n_obs), dtype=bool)
@@ -170,6 +177,23 @@ def observation_draws(strategy: Policy, rules: Rules, observations: list[Observa
                 np.logical_or.at(nxt, lv.child[ok, v], out[m][ok])
             reach = nxt
     return out
+
+
+def batches(strategy: Policy) -> bool:
+    """Whether the banker answers a batch of views at once (a deterministic network: ``act_batch``),
+    and its ``act`` was not replaced on the object (a ``Progress`` counting its questions)."""
+    return "act" not in vars(strategy) and strategy.act_batch([]) is not None
+
+
+def batch_twists(strategy: Policy, views: list[SeatView]) -> np.ndarray:
+    """Whether the banker twists at each view, its answers as one batch (``Policy.act_batch``)."""
+    actions = strategy.act_batch(views)
+    if actions is None or len(actions) != len(views):
+        raise ValueError(f"banker strategy {strategy!r} answered no batch of {len(views)} views")
+    bad = [a for a in actions if a.kind not in (ActionKind.STICK, ActionKind.TWIST)]
+    if bad:
+        raise ValueError(f"banker strategy {strategy!r} answered {bad[0]} to a stick/twist choice")
+    return np.array([a.kind == ActionKind.TWIST for a in actions], dtype=bool)
 
 
 class SplitModelBanker(Policy):

@@ -83,6 +83,11 @@ class DealLaws:
         self.seconds = 0.0
 
     @property
+    def shoots(self) -> set[int]:
+        """The Shoots whose law is computed."""
+        return set(self._laws)
+
+    @property
     def classes(self) -> int:
         """How many distinct classes of deals the laws asked so far fall into."""
         return len(self._classes)
@@ -99,7 +104,34 @@ class DealLaws:
                              "classes of deal")
         return self._laws[shoot]
 
+    def compute(self, shoots: list[int], workers: int = 1) -> None:
+        """The laws of ``shoots`` at once, in ``workers`` forked processes (each holds a copy of the
+        players, so nothing is pickled but the laws): a chain over many Shoots of a trained pair, whose
+        every law asks its networks a million questions, in a fraction of the time."""
+        todo = sorted({int(s) for s in shoots} - set(self._laws))
+        if workers <= 1 or len(todo) <= 1:
+            for shoot in todo:
+                self(shoot)
+            return
+        import multiprocessing
+
+        global _FORKED
+        begin = time.perf_counter()
+        _FORKED = self
+        try:
+            with multiprocessing.get_context("fork").Pool(min(workers, len(todo))) as pool:
+                found = pool.map(_forked_law, todo, chunksize=1)
+        finally:
+            _FORKED = None
+        for law, key, cls in found:
+            self._laws[law.shoot] = law
+            self._classes.setdefault(key, cls)
+        self.seconds += time.perf_counter() - begin
+
     def _law(self, shoot: int) -> DealLaw:
+        return self._keyed_law(shoot)[0]
+
+    def _keyed_law(self, shoot: int) -> tuple[DealLaw, str, tuple[float, dict[int, float]]]:
         rows = punter_rows(self.rules, self.policy, shoot=shoot)
         space = self.space
         draws = strategy_draws(self.banker, rows, space)
@@ -108,7 +140,7 @@ class DealLaws:
             gain = -evaluate(rows, space, draws).value * rows.stake
             self._classes[key] = (gain, self._shoot_moves(rows, space, draws))
         gain, moves = self._classes[key]
-        return DealLaw(shoot, gain, moves)
+        return DealLaw(shoot, gain, moves), key, self._classes[key]
 
     def _shoot_moves(self, rows: PunterRows, space, draws) -> dict[int, float]:
         outcomes = tuple(ShootOutcome(result, bet) for bet in sorted({box_bet(o) for o in rows.observations} - {0})
@@ -132,6 +164,15 @@ class DealLaws:
         if rest > 1e-12:  # below that, rounding of chances that sum to 1
             moves[0] = rest
         return dict(sorted(moves.items()))
+
+
+_FORKED: DealLaws | None = None
+"""The laws a forked worker of :meth:`DealLaws.compute` computes for (set before the fork)."""
+
+
+def _forked_law(shoot: int) -> tuple[DealLaw, str, tuple[float, dict[int, float]]]:
+    assert _FORKED is not None
+    return _FORKED._keyed_law(shoot)
 
 
 def _fingerprint(rows: PunterRows, draws) -> str:

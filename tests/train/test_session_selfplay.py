@@ -1,0 +1,150 @@
+"""Multi-deal self-play (``train/configs/table_selfplay/session.yml``): networks blind to the episode's
+clock and the banker's chips (saved so), each bank's tenure an episode of its own to the learners, the
+pair played over whole sessions (``train/session_play.py``), and the session check's comparisons
+(``train/session_check.py``) against the exact chain."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from shoot_pontoon_env.seat import encoding as enc  # noqa: E402
+from shoot_pontoon_env.seat.features import CF_EPISODE  # noqa: E402
+from train.table_selfplay import TableSelfPlay, load_table_selfplay_config, main  # noqa: E402
+
+CONFIG = "train/configs/table_selfplay/session.yml"
+TINY = ["total_decisions=4096", "generations=1", "rollout_steps=16", "eval_hands=50", "deals_per_episode=4",
+        "groups=[{tables: 32, first_banker: random, frozen_share: 0.5}]"]
+
+
+def tiny(tmp_path, *more: str) -> TableSelfPlay:
+    return TableSelfPlay(load_table_selfplay_config(CONFIG, TINY + [f"log_dir={tmp_path}", *more]))
+
+
+def test_blind_parts_have_zero_scale_and_the_saved_models_ignore_them(tmp_path):
+    import gymnasium as gym
+    import torch
+
+    from agents import make_agent
+
+    selfplay = tiny(tmp_path)
+    punter, banker = selfplay.learners["punter"], selfplay.learners["banker"]
+    assert punter.space.scale[CF_EPISODE] == 0 and (np.delete(punter.space.scale, CF_EPISODE) == 1).all()
+    assert banker.space.scale[enc.EPISODE.start] == 0 and banker.space.scale[enc.CHIP_BALANCE] == 0
+    rng = np.random.default_rng(3)
+    for learner, env_id, columns in ((punter, "ShootPontoon-v0", [CF_EPISODE]),  # it reads the compact row
+                                     (banker, "ShootPontoonBanker-v0", [enc.EPISODE.start, enc.CHIP_BALANCE])):
+        with torch.no_grad():  # a trained-looking network: weights away from their initial scale
+            for parameter in learner.policy.parameters():
+                parameter.add_(0.3 * torch.randn_like(parameter))
+        path = learner.save(tmp_path / learner.space.role, selfplay.config, 1)
+        env = gym.make(env_id, **learner.space.env_kwargs)
+        agent = make_agent(str(path), env)
+        rows = rng.uniform(0, 1, size=(64, agent.policy.observation_space.shape[0])).astype(np.float32)
+        moved = rows.copy()
+        moved[:, columns] = rng.uniform(0, 5, size=(64, len(columns)))
+        masks = np.ones((64, env.action_space.n), dtype=bool)
+        with torch.no_grad():
+            trained = learner.policy.get_distribution(torch.as_tensor(rows * learner.space.scale),
+                                                      action_masks=masks).distribution.probs.numpy()
+            saved = [agent.policy.get_distribution(torch.as_tensor(r), action_masks=masks).distribution.probs.numpy()
+                     for r in (rows, moved)]
+        np.testing.assert_allclose(saved[0], trained, atol=1e-5)
+        np.testing.assert_array_equal(saved[0], saved[1])  # the blind parts change nothing
+        assert not np.allclose(saved[0], saved[0][::-1])  # the rows themselves do
+
+
+def test_a_bank_changing_hands_ends_every_seats_trajectory_there(tmp_path):
+    selfplay = tiny(tmp_path)
+    ended: list[np.ndarray] = []
+    selfplay.samples.end_episodes = lambda tables: ended.append(np.asarray(tables).copy())
+    ended_now = np.zeros(4, dtype=bool)
+    selfplay.end_sessions(0, np.array([0, 1, 0, 1]), ended_now)  # a new episode's bankers: nothing ends
+    selfplay.end_sessions(0, np.array([0, 0, 0, 1]), ended_now)  # table 1's bank passed to seat 0
+    selfplay.end_sessions(0, np.array([1, 0, 0, 1]), np.array([True, False, False, False]))  # table 0's episode ends
+    selfplay.end_sessions(0, np.array([0, 0, 0, 1]), ended_now)  # table 0's next episode: no session end
+    assert [e.tolist() for e in ended] == [[], [1], [], []]
+    assert selfplay.sessions == 1
+
+
+def test_a_session_run_ends_sessions_within_episodes_and_its_pair_plays_whole_sessions(tmp_path, capsys):
+    from train.session_play import KEPT, PASSED, SOLD, play_pair
+    from train.table_selfplay import read_run_config
+
+    assert main(["--config", CONFIG, "--set", *TINY, f"log_dir={tmp_path}"]) == 0
+    run = tmp_path / "table_selfplay_session-seed0"
+    history = __import__("json").loads((run / "history.json").read_text())
+    assert history[-1]["sessions"] > 0  # banks changed hands within episodes and ended sessions there
+    config = read_run_config(run)
+    play = play_pair(run, config, 96, seed=5, tables=64)
+    assert len(play.first_net) == 96 and np.isfinite(play.first_net).all()
+    assert set(np.unique(play.first_end)) <= {KEPT, PASSED, SOLD}
+    assert ((play.first_deals >= 1) & (play.first_deals <= 4)).all()
+    assert (play.first_deals[play.first_end == KEPT] == 4).all()
+    assert ((play.bank_left >= 0) & (play.bank_left <= 3)).all()
+    assert (play.bank_shoot >= 1).all() and set(np.unique(play.bet_chips)) <= {0, 10, 20}
+    assert len(play.bet_shoot) >= 96  # a betting point before every deal at least
+    again = play_pair(run, config, 96, seed=5, tables=64)
+    np.testing.assert_array_equal(again.first_net, play.first_net)  # the same seed plays the same sessions
+
+
+@pytest.mark.parametrize("override, words", [
+    ("punter.ignores=[balance]", "punter.ignores = ['balance']"),
+    ("banker.ignores=[clock]", "banker.ignores = ['clock']"),
+    ("session_per_bank=maybe", "session_per_bank = 'maybe'"),
+])
+def test_bad_session_settings_are_one_line(override, words, capsys):
+    assert main(["--config", CONFIG, "--set", override]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("error:") and words in err, err
+
+
+def test_the_sales_are_compared_with_the_best_sale_rule_of_the_chain():
+    from shoot_pontoon_env.players.strategies import make_strategy
+    from shoot_pontoon_env.rules import SHOOT
+    from shoot_pontoon_env.solver.session.chain import BankChain
+    from train.session_check import bank_check, sales_check
+    from train.session_play import KEPT, SessionPlay
+
+    chain = BankChain(SHOOT, make_strategy("tips"), make_strategy("shoot_aware"))  # tips never bets under 100
+    keep3 = chain.keep_value(50, 3)
+    assert keep3 == pytest.approx(3 * chain.laws(50).banker_gain) and keep3 > 0  # worth more than the price, 0
+    empty = np.zeros(0)
+    play = SessionPlay(deals=4, episodes=4, bank_shoot=np.array([50, 50, 50, 50]), bank_left=np.array([3, 3, 1, 0]),
+                       bank_sold=np.array([False, True, False, True]), bet_shoot=empty, bet_point=empty,
+                       bet_chips=empty, first_net=chain.value(50, 4).value + np.array([-1.0, 1.0, -2.0, 2.0]),
+                       first_end=np.full(4, KEPT), first_deals=np.full(4, 4))
+    sales = sales_check(chain, play, price=0)
+    # selling with 3 deals left gives away a bank worth keep3 > 0; after the last deal either is right
+    assert sales["agree"] == 0.75 and sales["exact_sells"] == 0.0 and sales["sold"] == 0.5
+    assert sales["shoots_met"] == 1 and sales["shoots_agreeing"] == 0.0  # 75% of the decisions at 50: under 90%
+    assert sales["as_the_chain_asks"] == 0.5  # shoot_aware keeps a bank of 50 when the chain asks it
+    bank = bank_check(chain, play, 50)
+    assert bank["z"] == pytest.approx(0.0, abs=1e-12) and bank["exact"] == pytest.approx(4 * chain.laws(50).banker_gain)
+
+
+def test_session_check_refuses_a_run_it_cannot_value_in_one_line(tmp_path, capsys):
+    import dataclasses
+
+    import yaml
+
+    from train import session_check
+
+    def run_with(*more: str):
+        config = load_table_selfplay_config(CONFIG, TINY + list(more))
+        folder = tmp_path / "-".join(more or ("plain",))
+        folder.mkdir()
+        (folder / "table_selfplay.yaml").write_text(yaml.safe_dump(dataclasses.asdict(config), sort_keys=False))
+        return str(folder)
+
+    for argv, words in (([run_with("punter.ignores=[]")], "punter.ignores = []"),
+                        ([run_with("num_players=3")], "num_players = 3"),
+                        ([run_with("session_per_bank=false")], "session_per_bank = false"),
+                        ([run_with()], "no final punter"),
+                        ([str(tmp_path / "nowhere")], "nowhere"),
+                        ([str(tmp_path), "--episodes", "1"], "--episodes: 1")):
+        assert session_check.main(argv) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and err.startswith("error:") and words in err, (argv, err)
