@@ -43,7 +43,6 @@ from .session_play import PASSED, SOLD, SessionPlay, play_pair
 
 BUCKETS = (0, 40, 60, 90)
 """Lower ends of the Shoot-size buckets of the Shoot-bet check (chips): under 40, 40-59, 60-89, 90 up."""
-Z_LIMIT = 3.0
 
 
 @dataclass(repr=False)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from shoot_pontoon_env.multiagent import batched_env
-from shoot_pontoon_env.rules import SHOOT_BET_POINTS, get_rules
+from shoot_pontoon_env.rules import get_rules
 from shoot_pontoon_env.seat import encoding as enc
 
 from .table_measure import trained_actor
@@ -38,7 +38,7 @@ class SessionPlay:
     bet_shoot: np.ndarray
     """Each Shoot bet decision's Shoot (before it), ..."""
     bet_point: np.ndarray
-    """... its betting point (an index of ``SHOOT_BET_POINTS``), ..."""
+    """... its betting point (an index of ``rules.SHOOT_BET_POINTS``), ..."""
     bet_chips: np.ndarray
     """... and the chips bet (0: none)."""
     first_net: np.ndarray
@@ -120,4 +120,4 @@ def play_pair(run: Path, config: Any, episodes: int, seed: int, tables: int = 51
     return SessionPlay(deals, episodes, **arrays)
 
 
-__all__ = ["KEPT", "PASSED", "SOLD", "SHOOT_BET_POINTS", "SessionPlay", "play_pair"]
+__all__ = ["KEPT", "PASSED", "SOLD", "SessionPlay", "play_pair"]
