@@ -253,6 +253,8 @@ def _main(argv: list[str]) -> int:
     run = Path(args.run)
     if args.workers < 1:
         raise UsageError(f"argument --workers: {args.workers}: expected at least 1")
+    if not 0 <= args.seed < 2**32:
+        raise UsageError(f"argument --seed: {args.seed}: expected an int in 0..2**32-1")
     if args.episodes < 2:
         raise UsageError(f"argument --episodes: {args.episodes}: expected at least 2")
     try:

@@ -144,7 +144,8 @@ def test_session_check_refuses_a_run_it_cannot_value_in_one_line(tmp_path, capsy
                         ([run_with("session_per_bank=false")], "session_per_bank = false"),
                         ([run_with()], "no final punter"),
                         ([str(tmp_path / "nowhere")], "nowhere"),
-                        ([str(tmp_path), "--episodes", "1"], "--episodes: 1")):
+                        ([str(tmp_path), "--episodes", "1"], "--episodes: 1"),
+                        ([str(tmp_path), "--seed", "-1"], "--seed: -1")):
         assert session_check.main(argv) == 2
         err = capsys.readouterr().err.strip()
         assert len(err.splitlines()) == 1 and err.startswith("error:") and words in err, (argv, err)
