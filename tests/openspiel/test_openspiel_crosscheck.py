@@ -55,6 +55,7 @@ def test_the_small_game_is_small(game) -> None:
     assert counts == [1694, 5908, 8506]
 
 
+@pytest.mark.slow  # 110 s (OpenSpiel's tree walk; the rule-based pair's cross-check stays in CI): run by `make benchmark`, keeping CI under 10 minutes
 def test_uniform_random(game) -> None:
     uniform = openspiel_policy.UniformRandomPolicy(game)
     ours = measured_exploitability(game, uniform)
@@ -73,6 +74,7 @@ def test_a_rule_based_pair(game) -> None:
                       ours.pair_value, atol=1e-9)
 
 
+@pytest.mark.slow  # 140 s (CFR+ and OpenSpiel's tree walk): run by `make benchmark`, keeping CI under 10 minutes
 def test_our_equilibrium(game) -> None:
     eq = solve_equilibrium(game.settings.rules, 200)
     ours = measure(eq)

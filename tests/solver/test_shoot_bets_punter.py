@@ -130,8 +130,10 @@ def test_a_declared_change_point_is_the_one_asking_finds() -> None:
     assert change_points(make_strategy("stand17"), SMALL_EVERY) == ()
 
 
-@pytest.mark.parametrize("rules, banker, seed", [(EVERY, "stand17", 41), (SMALL_SPLITS, "shoot_aware", 42)],
-                         ids=["every-point", "splits"])
+@pytest.mark.parametrize("rules, banker, seed", [
+    (EVERY, "stand17", 41),
+    pytest.param(SMALL_SPLITS, "shoot_aware", 42, marks=pytest.mark.slow),  # 42 s: `make benchmark`
+], ids=["every-point", "splits"])
 def test_the_response_at_the_engine_is_worth_its_value(rules, banker, seed) -> None:
     policy = make_strategy(banker)
     response = punter_response_to(policy, rules, shoot_bets=True)
@@ -151,6 +153,7 @@ def test_exploitability_with_shoot_bets_from_the_command_line(capsys) -> None:
     assert json.loads(capsys.readouterr().out)["shoot_bet_points"] == list(SHOOT_BET_POINTS)
 
 
+@pytest.mark.slow  # 47 s: run by `make benchmark`, keeping CI under 10 minutes
 def test_given_totals_bound_the_response_and_say_so(capsys) -> None:
     """``--shoot-bet-totals``: the best over those totals (a lower bound, named in the notes); at the totals
     ``shoot_aware``'s change point makes, it is the exact value."""

@@ -77,6 +77,7 @@ class CountingPlayer(EquilibriumPlayer):
         return action
 
 
+@pytest.mark.slow  # 40 s (the command line's bets are checked in CI below): run by `make benchmark`, keeping CI under 10 minutes
 def test_the_fourth_card_bets_reported_are_the_engines() -> None:
     """``punter_bet_chances``' exact chance of an offer before the fourth card, and of a bet given one,
     against the counts of 20,000 engine deals (binomial standard errors)."""

@@ -229,3 +229,8 @@ def test_table_exploitability_json(capsys):
     assert out["exploitability"] == pytest.approx(out["nash_conv"] / 3)
     assert out["nash_conv"] == pytest.approx(out["banker_gain"]["value"] + sum(out["punter_gains"]))
     assert "stage 4 of 4" in captured.err
+    certified = out["certified"]
+    assert 0 <= certified["banker_gain"]["low"] <= out["banker_gain"]["value"] <= certified["banker_gain"]["high"]
+    assert certified["nash_conv"]["low"] <= out["nash_conv"] <= certified["nash_conv"]["high"]
+    best = out["banker_best_response_value"]["value"]
+    assert certified["banker_best_response_value"]["low"] <= best <= certified["banker_best_response_value"]["high"]

@@ -74,6 +74,10 @@ def table_exploitability_main(argv: list[str], player: Callable[[str, str, Rules
               f"{result.engine_value.standard_error:.6f}" + ("" if vz is None else f" (z = {vz:+.2f})"))
         print(f"  the banker's gain:                    {result.banker_gain.value:+.6f} +/- "
               f"{result.banker_gain.standard_error:.6f}")
+        certified = result.banker_gain_certified
+        if certified is not None:
+            print(f"  ... certified ({certified.confidence:.1%}):      [{certified.low:+.6f}, {certified.high:+.6f}] "
+                  f"(empirical Bernstein over the {result.deals:,} tables, each within a range of {certified.width:.2f})")
     else:
         print("  the punters read the other boxes: their boxes are not modelled, the engine's figures only")
     print(f"  the banker's gain at the engine:      {result.engine_gain.value:+.6f} +/- "
@@ -88,6 +92,9 @@ def table_exploitability_main(argv: list[str], player: Callable[[str, str, Rules
     bound = " (a lower bound)" if result.nash_conv_is_lower_bound else ""
     print(f"  NashConv {result.nash_conv:.6f}{bound}; exploitability (NashConv / {args.players} seats) "
           f"{result.exploitability:.6f}")
+    if result.nash_conv_certified is not None:
+        nc = result.nash_conv_certified
+        print(f"  NashConv certified ({nc.confidence:.1%}): [{nc.low:.6f}, {nc.high:.6f}]")
     print(f"Time taken: {result.seconds:.1f} s")
     return 0
 
