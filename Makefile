@@ -40,7 +40,7 @@ simulate: install
 # ruff's check first (the rules of pyproject.toml's [tool.ruff]), then the tests.
 test: install
 	$(PY) -m ruff check .
-	$(PY) -m pytest -q -n 2 -m "not slow"
+	$(PY) -m pytest -q -n 2 --dist worksteal -m "not slow"
 
 # Long checks and measurements (not in CI): the slow tests, then each benchmark script.
 benchmark: install

@@ -2,9 +2,8 @@
 ``train.session_check`` reports (RESULTS, "Multi-deal self-play and the value of the bank").
 
 At each Shoot of the report's buckets, heads-up against ``stand17`` at new tables holding that Shoot: the
-run's punter with its Shoot bets and without them (``NeverBets``), and the solver's optimum betting at most
-the largest level (``BetsAtMost``) and without bets (``optimal`` solved for no Shoot bets), each pair on the
-same shuffles. Their differences (chips a deal) are the engine's measure of each one's Shoot part; the
+run's punter with its Shoot bets and without them (``NeverBets``), and the solver's optimum betting the
+largest level and without bets (``optimal`` solved for no Shoot bets), each pair on the same shuffles. Their differences (chips a deal) are the engine's measure of each one's Shoot part; the
 exact values are read from the run's ``session_check.json``.
 
 Run from the checkout's root: ``PYTHONPATH=. .venv/bin/python benchmarks/session_bets_engine.py RUN
@@ -26,7 +25,7 @@ from shoot_pontoon_env.models.resolve import make_policy
 from shoot_pontoon_env.players.session import play_deal
 from shoot_pontoon_env.rules import get_rules
 from shoot_pontoon_env.solver.headsup.game_punter import STARTING_CHIPS
-from train.session_check import BetsAtMost, NeverBets
+from train.session_check import NeverBets
 from train.table_selfplay import read_run_config
 
 
@@ -34,7 +33,7 @@ def punters(run: Path, rules, levels: tuple[int, ...]) -> dict[str, tuple]:
     """Each measured punter with and without its Shoot bets."""
     seat = {"rules": rules, "num_players": 2, "starting_chips": STARTING_CHIPS}
     trained = make_policy(str(run / "punter"), role="punter", **seat)
-    optimal = BetsAtMost(make_policy("optimal", shoot_bet_levels=levels, **seat), max(levels))
+    optimal = make_policy("optimal", shoot_bet_levels=levels, **seat)
     return {"punter": (trained, NeverBets(trained)),
             "optimal": (optimal, make_policy("optimal", shoot_bet_levels=(), **seat))}
 

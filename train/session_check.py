@@ -60,24 +60,6 @@ class NeverBets(Policy):
         return self.base.act(view, rng)
 
 
-@dataclass(repr=False)
-class BetsAtMost(Policy):
-    """``base`` betting at most ``chips`` where it bets the Shoot: the solver's optimum, solved for an
-    allowance of ``chips`` at each betting point, places all the room it is offered (``OptimalPunter``)."""
-
-    base: Policy
-    chips: int
-
-    def __post_init__(self) -> None:
-        self.name = f"{getattr(self.base, 'name', self.base)} betting at most {self.chips}"
-
-    def act(self, view: SeatView, rng: np.random.Generator) -> Action:
-        action = self.base.act(view, rng)
-        if action.kind == ActionKind.SHOOT_BET and action.amount > self.chips:
-            return Action(ActionKind.SHOOT_BET, self.chips)
-        return action
-
-
 def check_blind(config: Any) -> None:
     """The run's networks must play every deal alike at a Shoot (the chain's players)."""
     needed = {"punter": {"deals_left"}, "banker": {"deals_left", "balance"}}
@@ -155,8 +137,7 @@ def bets_check(rules: Any, punter: Policy, banker: Policy, play: SessionPlay, le
     stand17 = make_policy("stand17", **seat)
     value = {  # each pair's value to the punter at a Shoot, chips per deal
         "punter": DealLaws(rules, punter, stand17), "punter_never": DealLaws(rules, NeverBets(punter), stand17),
-        "optimal": DealLaws(rules, BetsAtMost(make_policy("optimal", shoot_bet_levels=levels, **seat), max(levels)),
-                            stand17),
+        "optimal": DealLaws(rules, make_policy("optimal", shoot_bet_levels=levels, **seat), stand17),
         "optimal_never": DealLaws(rules, make_policy("optimal", shoot_bet_levels=(), **seat), stand17),
         "own": laws, "own_never": DealLaws(rules, NeverBets(punter), banker)}
     rows = []

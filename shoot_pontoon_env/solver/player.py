@@ -26,7 +26,9 @@ class OptimalPunter(Policy):
     Args:
         solution: a solved game, or the rules to solve.
         shoot_bets: place the solution's optimal Shoot bets (needs ``solve(..., shoot_ratio=...)``);
-            otherwise never bet the Shoot.
+            otherwise never bet the Shoot. Each bet is the allowance it was solved for
+            (``shoot_bet_chips``: the ratio times the base stake), or the Shoot's room where less is left:
+            never more, since its play after the bet is the optimum for that allowance riding.
     """
 
     name = "optimal"
@@ -36,6 +38,9 @@ class OptimalPunter(Policy):
         if shoot_bets and self.solution.shoot is None:
             raise ValueError("shoot_bets=True needs a solution made with solve(..., shoot_ratio=...)")
         self.shoot_bets = shoot_bets
+        shoot = self.solution.shoot
+        self.shoot_bet_chips = (max(1, round(shoot.ratio * self.solution.rules.base_stake))
+                                if shoot_bets and shoot is not None else 0)
 
     def __repr__(self) -> str:
         return f"OptimalPunter({self.solution.rules.name!r}, decks={self.solution.num_decks})"
@@ -54,7 +59,7 @@ class OptimalPunter(Policy):
         hand = view.current_hand
         bet = wants_bet(self.solution, view.shoot_bet_point, self._up(view),
                         hand.cards if hand is not None else (), hand, view)
-        return Action(ActionKind.SHOOT_BET, move.high if bet else 0)
+        return Action(ActionKind.SHOOT_BET, min(move.high, self.shoot_bet_chips) if bet else 0)
 
     def punter_play(self, view: SeatView, rng: np.random.Generator) -> Action:
         hand = view.current_hand

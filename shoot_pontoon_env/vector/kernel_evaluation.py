@@ -33,7 +33,7 @@ from .policy import MAX_BUYS as P_MAX_BUYS
 from .policy import MAX_STAKE_MULTIPLE as P_MAX_STAKE_MULTIPLE
 from .policy import (
     P_ACT, P_ACT_FULL, P_ACT_OPEN, P_BET_DEAL, P_BET_FOURTH, P_BET_SECOND, P_CHILD, P_CTX, P_FLAG, P_FLAGS,
-    P_LEVEL_SIZE, P_OPEN, P_SHOOT, P_SPLIT, P_SPLIT_FULL, P_SPLIT_OPEN, P_STAKE, P_START,
+    P_LEVEL_SIZE, P_OPEN, P_SHOOT, P_SHOOT_CHIPS, P_SPLIT, P_SPLIT_FULL, P_SPLIT_OPEN, P_STAKE, P_START,
 )
 
 (R_CLASSES, R_SHOOT_BETS, R_SHOOT_BETS_WON, R_SHOOT_CHIPS_BET, R_SHOOT_CHIPS_WON, R_TURNOVERS,
@@ -207,7 +207,7 @@ def table_act(t, k8, c, pol, mv, n):
     m = find(mv, n, K_SHOOT_BET)
     if m >= 0:
         if pol[P_SHOOT] != 0 and table_wants_shoot_bet(t, k8, c, pol):
-            return K_SHOOT_BET, mv[MOVE * m + 2]
+            return K_SHOOT_BET, min(mv[MOVE * m + 2], np.int64(pol[P_SHOOT_CHIPS]))
         return K_SHOOT_BET, 0
     if find(mv, n, K_KEEP_BANK) >= 0:
         return K_KEEP_BANK, 0

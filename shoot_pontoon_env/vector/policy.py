@@ -29,7 +29,8 @@ from .layout import AP_STRATEGY, AP_TABLE, AP_UNIFORM, UnbatchableStrategy, stra
 (P_SHOOT, P_OPEN, P_BET_DEAL, P_BET_SECOND, P_BET_FOURTH, P_SPLIT_OPEN, P_SPLIT_FULL, P_ACT_OPEN, P_ACT_FULL) = (
     P_FLAGS + 1, P_FLAGS + 2, P_FLAGS + 3, P_FLAGS + 4, P_FLAGS + 5, P_FLAGS + 6, P_FLAGS + 7, P_FLAGS + 8,
     P_FLAGS + 8 + FIVE_CARDS)
-HEADER = P_ACT_FULL + FIVE_CARDS
+P_SHOOT_CHIPS = P_ACT_FULL + FIVE_CARDS
+HEADER = P_SHOOT_CHIPS + 1
 """Header: offsets of the context map (11 x 11: up card + 1, split card + 1), the flag map
 (stake multiple 0..20 x buys 0..3 x twisted x doubled), the first card's node (10), the split plans
 (11 x 10 x 2), the stake, the child table of each level, the action table of each level (context x
@@ -37,7 +38,8 @@ node x flag), each level's size, and the number of flag states. Then the Shoot p
 (``solver.shoot``; read only where P_SHOOT is 1): whether the before-fourth-card point is open
 (P_OPEN), the bet before the deal, the bets before the second card (11 x 10: up card + 1, first
 card) and before the fourth (context x three-card node x flag), the split plans of a hand with the
-fourth-card bet ahead and with the allowance riding, and the action tables of both states."""
+fourth-card bet ahead and with the allowance riding, the action tables of both states, and the allowance in
+chips (P_SHOOT_CHIPS: ``OptimalPunter.shoot_bet_chips``)."""
 MAX_BUYS = MAX_DRAWS
 """The flag map's stake multiples run to the largest ``Rules.max_stake_multiple`` (MAX_STAKE_MULTIPLE),
 its buys to the largest ``Rules.max_buys`` (MAX_DRAWS)."""
@@ -88,6 +90,7 @@ def policy_table(strategy: OptimalPunter, *, base_stake: int, min_stake: int, ma
         header[P_SHOOT] = 1
         header[P_OPEN] = int("before_fourth_card" in shoot.points)
         header[P_BET_DEAL] = int(shoot.bet_deal)
+        header[P_SHOOT_CHIPS] = strategy.shoot_bet_chips
         second = np.zeros((NUM_VALUES + 1, NUM_VALUES), dtype=np.int32)
         for (up, first), bet in shoot.bet_second.items():
             second[0 if up is None else up + 1, first] = int(bet)

@@ -165,6 +165,9 @@ AGENT_CONFIGS = [
      "optimal_shoot"),
     ("ShootPontoon-v0", {"num_players": 3, "rules": {**DEALER_SHOWN, "shoot_bet_points": [
         "before_second_card", "before_fourth_card"]}}, "optimal_shoot"),
+    # solved for one stake riding, with the whole Shoot (50) in reach: both engines bet the one stake
+    ("ShootPontoon-v0", {"num_players": 3, "rules": {"preset": "shoot", "shoot_bet_points": [
+        "before_second_card", "before_fourth_card"]}}, "optimal_shoot_one_stake"),
 ]
 
 
@@ -184,6 +187,10 @@ def test_the_kernel_plays_an_agent_seat_as_the_strategy_does_on_the_real_view(en
     elif name == "optimal_shoot":  # the solver's Shoot bets at every point the rules have
         rules = gym.make(env_id, **kwargs).unwrapped.rules
         agent = OptimalPunter(solve(rules, shoot_ratio=rules.max_shoot_bet / rules.base_stake), shoot_bets=True)
+    elif name == "optimal_shoot_one_stake":
+        rules = gym.make(env_id, **kwargs).unwrapped.rules
+        agent = OptimalPunter(solve(rules, shoot_ratio=1.0), shoot_bets=True)
+        assert agent.shoot_bet_chips == rules.base_stake < rules.initial_shoot
     else:
         agent = make_strategy(name)
     diff = run_differential(env_id, kwargs, tables=16, episodes=600, seed=21, agent=agent)
