@@ -14,8 +14,8 @@ the pair's own per-deal play (``solver/session/chain.py``, every Shoot the episo
 - **Shoot bets**: by bucket of Shoot sizes, the chips the punter bets, and the share it captures of the
   optimum's Shoot part: against ``stand17`` (the banker the solver's optimum is computed against), the
   value the punter's Shoot bets add to its own play (the pair's value less that of the same punter
-  never betting) over the value the optimum's bets, at the table's bet levels, add to the optimum's; and
-  the value the punter's bets add against its own banker.
+  never betting) over the value the optimum's bets (the largest level the Shoot's room allows) add to
+  the optimum's; and the value the punter's bets add against its own banker.
 
 The networks must be blind to the episode's clock and the banker to its chips (``ignores`` in the
 config): the chain values players who play every deal alike at a given Shoot, and refuses no others, so
@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -124,40 +124,57 @@ def bucket_of(shoot: int) -> int:
     return int(np.searchsorted(BUCKETS, shoot, side="right") - 1)
 
 
+def allowance_at(rules: Any, levels: tuple[int, ...], shoot: int) -> int:
+    """The largest of ``levels`` one Shoot bet may be at a Shoot of ``shoot`` chips (within its room and
+    ``max_shoot_bet``): what the optimum weighs there. 0 where none fits."""
+    room = min(shoot, rules.max_shoot_bet or shoot)
+    return max((level for level in levels if level <= room), default=0)
+
+
 def bets_check(rules: Any, punter: Policy, banker: Policy, play: SessionPlay, levels: tuple[int, ...],
                laws: Any, workers: int = 1) -> dict[str, Any]:
     """By bucket of Shoot sizes: the punter's bets and the share of the optimum's Shoot part it captures,
-    valued at the bucket's most frequent Shoot. The optimum bets nothing or the largest level at each
-    point: for a given play a bet's worth is linear in its size, so the best of the levels is an end one."""
+    valued at the bucket's most frequent Shoot. The optimum there bets nothing or the largest level that
+    Shoot's room allows (``allowance_at``) at each point: for a given play a bet's worth is linear in its
+    size, so the best of the levels is an end one."""
     from shoot_pontoon_env.models.resolve import make_policy
     from shoot_pontoon_env.solver.headsup.deal_law import DealLaws
     from shoot_pontoon_env.solver.headsup.game_punter import STARTING_CHIPS
 
     seat = {"rules": rules, "num_players": 2, "starting_chips": STARTING_CHIPS}
     stand17 = make_policy("stand17", **seat)
-    value = {  # each pair's value to the punter at a Shoot, chips per deal
-        "punter": DealLaws(rules, punter, stand17), "punter_never": DealLaws(rules, NeverBets(punter), stand17),
-        "optimal": DealLaws(rules, make_policy("optimal", shoot_bet_levels=levels, **seat), stand17),
-        "optimal_never": DealLaws(rules, make_policy("optimal", shoot_bet_levels=(), **seat), stand17),
-        "own": laws, "own_never": DealLaws(rules, NeverBets(punter), banker)}
-    rows = []
     buckets = np.array([bucket_of(int(s)) for s in play.bet_shoot])
     at_shoot = {}
     for b in np.unique(buckets):
         shoots, counts = np.unique(play.bet_shoot[buckets == b], return_counts=True)
         at_shoot[int(b)] = int(shoots[np.argmax(counts)])
-    for law in value.values():
-        law.compute(sorted(at_shoot.values()), workers)
+    allowance = {shoot: allowance_at(rules, levels, shoot) for shoot in at_shoot.values()}
+    value = {  # each pair's value to the punter at a Shoot, chips per deal
+        "punter": DealLaws(rules, punter, stand17), "punter_never": DealLaws(rules, NeverBets(punter), stand17),
+        "optimal_never": DealLaws(rules, make_policy("optimal", shoot_bet_levels=(), **seat), stand17),
+        "own": laws, "own_never": DealLaws(rules, NeverBets(punter), banker)}
+    for chips in sorted(set(allowance.values()) - {0}):  # solved as if posted with room for the allowance
+        posted = replace(rules, initial_shoot=max(rules.initial_shoot, chips))
+        optimum = make_policy("optimal", shoot_bet_levels=(chips,), **{**seat, "rules": posted})
+        value[f"optimal{chips}"] = DealLaws(rules, optimum, stand17)
+    for name, law in value.items():
+        wanted = [s for s, chips in allowance.items() if not name.startswith("optimal") or
+                  name in ("optimal_never", f"optimal{chips}")]
+        law.compute(sorted(wanted), workers)
+    rows = []
     for b, low in enumerate(BUCKETS):
         at = buckets == b
         if not at.any():
             continue
         shoot = at_shoot[b]
-        worth = {name: -law(shoot).banker_gain for name, law in value.items()}
+        chips = allowance[shoot]
+        worth = {name: -value[name](shoot).banker_gain
+                 for name in ("punter", "punter_never", "optimal_never", "own", "own_never")}
         mine = worth["punter"] - worth["punter_never"]
-        best = worth["optimal"] - worth["optimal_never"]
+        best = (-value[f"optimal{chips}"](shoot).banker_gain - worth["optimal_never"]) if chips else 0.0
         rows.append({"bucket": [low, BUCKETS[b + 1] - 1 if b + 1 < len(BUCKETS) else None], "shoot": shoot,
-                     "decisions": int(at.sum()), "bets_placed": float((play.bet_chips[at] > 0).mean()),
+                     "optimum_bet": chips, "decisions": int(at.sum()),
+                     "bets_placed": float((play.bet_chips[at] > 0).mean()),
                      "mean_bet": float(play.bet_chips[at].mean()),
                      "by_point": {str(p): float(play.bet_chips[at & (play.bet_point == p)].mean())
                                   for p in np.unique(play.bet_point[at])},

@@ -149,3 +149,48 @@ def test_session_check_refuses_a_run_it_cannot_value_in_one_line(tmp_path, capsy
         assert session_check.main(argv) == 2
         err = capsys.readouterr().err.strip()
         assert len(err.splitlines()) == 1 and err.startswith("error:") and words in err, (argv, err)
+
+
+def test_the_optimum_weighs_the_largest_bet_the_shoots_room_allows():
+    from dataclasses import replace
+
+    from shoot_pontoon_env.rules import SHOOT
+    from train.session_check import allowance_at
+
+    levels = (5, 40)  # train/configs/table_selfplay/session_keep.yml: a box bets 40 only from a Shoot of 40
+    assert [allowance_at(SHOOT, levels, shoot) for shoot in (4, 5, 35, 40, 100)] == [0, 5, 5, 40, 40]
+    assert allowance_at(replace(SHOOT, max_shoot_bet=20), levels, 100) == 5
+
+
+def test_the_shoot_bets_are_measured_against_the_optimum_at_each_shoots_room():
+    from dataclasses import replace
+
+    from shoot_pontoon_env.models.resolve import make_policy
+    from shoot_pontoon_env.rules import SHOOT
+    from shoot_pontoon_env.solver.headsup.deal_law import DealLaws
+    from shoot_pontoon_env.solver.headsup.game_punter import STARTING_CHIPS
+    from train.session_check import bets_check
+    from train.session_play import KEPT, SessionPlay
+
+    rules = replace(SHOOT, pack="euchre", shoot_bet_points=("before_second_card",))  # a short pack: fast
+    seat = {"rules": rules, "num_players": 2, "starting_chips": STARTING_CHIPS}
+    punter, banker = make_policy("optimal", shoot_bet_levels=(5,), **seat), make_policy("stand17", **seat)
+    shoots = np.array([10, 10, 50])  # the buckets under 40 and 40-59, each valued at its most frequent Shoot
+    play = SessionPlay(deals=1, episodes=1, bank_shoot=np.zeros(0), bank_left=np.zeros(0), bank_sold=np.zeros(0),
+                       bet_shoot=shoots, bet_point=np.ones(3, dtype=int), bet_chips=np.array([5, 0, 5]),
+                       first_net=np.zeros(1), first_end=np.full(1, KEPT), first_deals=np.ones(1))
+    rows = bets_check(rules, punter, banker, play, (5, 40), DealLaws(rules, punter, banker))["buckets"]
+    assert [(row["shoot"], row["optimum_bet"]) for row in rows] == [(10, 5), (50, 40)]
+    # under 40 the optimum may bet only 5, as this punter does: all of its part; at 50 it bets 40
+    assert rows[0]["captured"] == pytest.approx(1.0, abs=1e-12)
+    assert rows[1]["optimum_shoot_part_vs_stand17"] > 5 * rows[1]["shoot_part_vs_stand17"] > 0
+
+
+def test_the_keep_configuration_posts_its_shoot_just_under_the_boundary():
+    from shoot_pontoon_env.rules import get_rules
+    from train.session_check import allowance_at
+
+    config = load_table_selfplay_config("train/configs/table_selfplay/session_keep.yml", [])
+    rules, levels = get_rules(config.rules), tuple(config.shoot_bet_levels)
+    assert rules.initial_shoot == 35 and rules.base_stake == rules.min_stake == rules.max_stake == 20
+    assert allowance_at(rules, levels, 35) == 5 and allowance_at(rules, levels, 40) == 40
