@@ -3,7 +3,8 @@
 
 At each Shoot of the report's buckets, heads-up against ``stand17`` at new tables holding that Shoot: the
 run's punter with its Shoot bets and without them (``NeverBets``), and the solver's optimum betting the
-largest level and without bets (``optimal`` solved for no Shoot bets), each pair on the same shuffles. Their differences (chips a deal) are the engine's measure of each one's Shoot part; the
+largest level that Shoot's room allows (the report's ``optimum_bet``) and without bets (``optimal`` solved
+for no Shoot bets), each pair on the same shuffles. Their differences (chips a deal) are the engine's measure of each one's Shoot part; the
 exact values are read from the run's ``session_check.json``.
 
 Run from the checkout's root: ``PYTHONPATH=. .venv/bin/python benchmarks/session_bets_engine.py RUN
@@ -25,17 +26,16 @@ from shoot_pontoon_env.models.resolve import make_policy
 from shoot_pontoon_env.players.session import play_deal
 from shoot_pontoon_env.rules import get_rules
 from shoot_pontoon_env.solver.headsup.game_punter import STARTING_CHIPS
-from train.session_check import NeverBets
+from train.session_check import NeverBets, optimum_betting
 from train.table_selfplay import read_run_config
 
 
-def punters(run: Path, rules, levels: tuple[int, ...]) -> dict[str, tuple]:
+def punters(run: Path, rules, optimum_bet: int) -> dict[str, tuple]:
     """Each measured punter with and without its Shoot bets."""
     seat = {"rules": rules, "num_players": 2, "starting_chips": STARTING_CHIPS}
     trained = make_policy(str(run / "punter"), role="punter", **seat)
-    optimal = make_policy("optimal", shoot_bet_levels=levels, **seat)
     return {"punter": (trained, NeverBets(trained)),
-            "optimal": (optimal, make_policy("optimal", shoot_bet_levels=(), **seat))}
+            "optimal": (optimum_betting(rules, optimum_bet), make_policy("optimal", shoot_bet_levels=(), **seat))}
 
 
 def net_chips(rules, banker, punter, shoot: int, deals: int, seed: int) -> np.ndarray:
@@ -51,14 +51,13 @@ def net_chips(rules, banker, punter, shoot: int, deals: int, seed: int) -> np.nd
     return out
 
 
-def measure(job: tuple[str, str, int, int, int]) -> dict:
-    run, name, shoot, deals, seed = job
+def measure(job: tuple[str, str, int, int, int, int]) -> dict:
+    run, name, shoot, optimum_bet, deals, seed = job
     begin = time.perf_counter()
     config = read_run_config(Path(run))
     rules = get_rules(config.rules)
-    levels = tuple(json.loads((Path(run) / "session_check.json").read_text())["bets"]["levels"])
     banker = make_policy("stand17", rules=rules, num_players=2, starting_chips=STARTING_CHIPS)
-    betting, never = punters(Path(run), rules, levels)[name]
+    betting, never = punters(Path(run), rules, optimum_bet)[name]
     part = net_chips(rules, banker, betting, shoot, deals, seed) - net_chips(rules, banker, never, shoot, deals, seed)
     return {"punter": name, "shoot": shoot, "deals": deals, "engine": float(part.mean()),
             "standard_error": float(part.std(ddof=1) / np.sqrt(deals)), "seconds": time.perf_counter() - begin}
@@ -74,7 +73,9 @@ def main() -> None:
     report = json.loads((args.run / "session_check.json").read_text())["bets"]["buckets"]
     exact = {(row["shoot"], "punter"): row["shoot_part_vs_stand17"] for row in report}
     exact |= {(row["shoot"], "optimal"): row["optimum_shoot_part_vs_stand17"] for row in report}
-    jobs = [(str(args.run), name, shoot, args.deals, args.seed + shoot) for shoot, name in sorted(exact)]
+    optimum_bet = {row["shoot"]: row["optimum_bet"] for row in report}
+    jobs = [(str(args.run), name, shoot, optimum_bet[shoot], args.deals, args.seed + shoot)
+            for shoot, name in sorted(exact)]
     with ProcessPoolExecutor(args.workers) as pool:
         for out in pool.map(measure, jobs):
             value = exact[(out["shoot"], out["punter"])]

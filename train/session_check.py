@@ -131,6 +131,17 @@ def allowance_at(rules: Any, levels: tuple[int, ...], shoot: int) -> int:
     return max((level for level in levels if level <= room), default=0)
 
 
+def optimum_betting(rules: Any, chips: int) -> Policy:
+    """The solver's optimum against ``stand17`` weighing a Shoot bet of ``chips`` at each point, solved as if
+    posted with room for it (what ``bets_check`` measures a punter's bets against at a Shoot that allows it)."""
+    from shoot_pontoon_env.models.resolve import make_policy
+    from shoot_pontoon_env.solver.headsup.game_punter import STARTING_CHIPS
+
+    posted = replace(rules, initial_shoot=max(rules.initial_shoot, chips))
+    return make_policy("optimal", shoot_bet_levels=(chips,), rules=posted, num_players=2,
+                       starting_chips=STARTING_CHIPS)
+
+
 def bets_check(rules: Any, punter: Policy, banker: Policy, play: SessionPlay, levels: tuple[int, ...],
                laws: Any, workers: int = 1) -> dict[str, Any]:
     """By bucket of Shoot sizes: the punter's bets and the share of the optimum's Shoot part it captures,
@@ -153,10 +164,8 @@ def bets_check(rules: Any, punter: Policy, banker: Policy, play: SessionPlay, le
         "punter": DealLaws(rules, punter, stand17), "punter_never": DealLaws(rules, NeverBets(punter), stand17),
         "optimal_never": DealLaws(rules, make_policy("optimal", shoot_bet_levels=(), **seat), stand17),
         "own": laws, "own_never": DealLaws(rules, NeverBets(punter), banker)}
-    for chips in sorted(set(allowance.values()) - {0}):  # solved as if posted with room for the allowance
-        posted = replace(rules, initial_shoot=max(rules.initial_shoot, chips))
-        optimum = make_policy("optimal", shoot_bet_levels=(chips,), **{**seat, "rules": posted})
-        value[f"optimal{chips}"] = DealLaws(rules, optimum, stand17)
+    for chips in sorted(set(allowance.values()) - {0}):
+        value[f"optimal{chips}"] = DealLaws(rules, optimum_betting(rules, chips), stand17)
     for name, law in value.items():
         wanted = [s for s, chips in allowance.items() if not name.startswith("optimal") or
                   name in ("optimal_never", f"optimal{chips}")]
