@@ -4,8 +4,8 @@
 At each Shoot of the report's buckets, heads-up against ``stand17`` at new tables holding that Shoot: the
 run's punter with its Shoot bets and without them (``NeverBets``), and the solver's optimum betting the
 largest level that Shoot's room allows (the report's ``optimum_bet``) and without bets (``optimal`` solved
-for no Shoot bets), each pair on the same shuffles. Their differences (chips a deal) are the engine's measure of each one's Shoot part; the
-exact values are read from the run's ``session_check.json``.
+for no Shoot bets), each pair on the same shuffles. Their differences (chips a deal) are the engine's
+measure of each one's Shoot part; the exact values are read from the run's ``session_check.json``.
 
 Run from the checkout's root: ``PYTHONPATH=. .venv/bin/python benchmarks/session_bets_engine.py RUN
 [--deals 40000] [--seed 0] [--workers 2]``
