@@ -124,13 +124,6 @@ def bucket_of(shoot: int) -> int:
     return int(np.searchsorted(BUCKETS, shoot, side="right") - 1)
 
 
-def allowance_at(rules: Any, levels: tuple[int, ...], shoot: int) -> int:
-    """The largest of ``levels`` one Shoot bet may be at a Shoot of ``shoot`` chips (within its room and
-    ``max_shoot_bet``): what the optimum weighs there. 0 where none fits."""
-    room = min(shoot, rules.max_shoot_bet or shoot)
-    return max((level for level in levels if level <= room), default=0)
-
-
 def optimum_betting(rules: Any, chips: int) -> Policy:
     """The solver's optimum against ``stand17`` weighing a Shoot bet of ``chips`` at each point, solved as if
     posted with room for it (what ``bets_check`` measures a punter's bets against at a Shoot that allows it)."""
@@ -146,8 +139,9 @@ def bets_check(rules: Any, punter: Policy, banker: Policy, play: SessionPlay, le
                laws: Any, workers: int = 1) -> dict[str, Any]:
     """By bucket of Shoot sizes: the punter's bets and the share of the optimum's Shoot part it captures,
     valued at the bucket's most frequent Shoot. The optimum there bets nothing or the largest level that
-    Shoot's room allows (``allowance_at``) at each point: for a given play a bet's worth is linear in its
+    Shoot's room allows (``shoot_allowance``) at each point: for a given play a bet's worth is linear in its
     size, so the best of the levels is an end one."""
+    from shoot_pontoon_env.models.player import shoot_allowance
     from shoot_pontoon_env.models.resolve import make_policy
     from shoot_pontoon_env.solver.headsup.deal_law import DealLaws
     from shoot_pontoon_env.solver.headsup.game_punter import STARTING_CHIPS
@@ -159,17 +153,17 @@ def bets_check(rules: Any, punter: Policy, banker: Policy, play: SessionPlay, le
     for b in np.unique(buckets):
         shoots, counts = np.unique(play.bet_shoot[buckets == b], return_counts=True)
         at_shoot[int(b)] = int(shoots[np.argmax(counts)])
-    allowance = {shoot: allowance_at(rules, levels, shoot) for shoot in at_shoot.values()}
+    allowance = {shoot: shoot_allowance(rules, levels, shoot) for shoot in at_shoot.values()}
     value = {  # each pair's value to the punter at a Shoot, chips per deal
         "punter": DealLaws(rules, punter, stand17), "punter_never": DealLaws(rules, NeverBets(punter), stand17),
         "optimal_never": DealLaws(rules, make_policy("optimal", shoot_bet_levels=(), **seat), stand17),
         "own": laws, "own_never": DealLaws(rules, NeverBets(punter), banker)}
-    for chips in sorted(set(allowance.values()) - {0}):
-        value[f"optimal{chips}"] = DealLaws(rules, optimum_betting(rules, chips), stand17)
-    for name, law in value.items():
-        wanted = [s for s, chips in allowance.items() if not name.startswith("optimal") or
-                  name in ("optimal_never", f"optimal{chips}")]
-        law.compute(sorted(wanted), workers)
+    for law in value.values():
+        law.compute(sorted(allowance), workers)
+    optimum = {chips: DealLaws(rules, optimum_betting(rules, chips), stand17) for chips in set(allowance.values())
+               if chips}  # by the bet each Shoot allows, computed at those Shoots only
+    for chips, law in optimum.items():
+        law.compute(sorted(shoot for shoot, bet in allowance.items() if bet == chips), workers)
     rows = []
     for b, low in enumerate(BUCKETS):
         at = buckets == b
@@ -177,10 +171,9 @@ def bets_check(rules: Any, punter: Policy, banker: Policy, play: SessionPlay, le
             continue
         shoot = at_shoot[b]
         chips = allowance[shoot]
-        worth = {name: -value[name](shoot).banker_gain
-                 for name in ("punter", "punter_never", "optimal_never", "own", "own_never")}
+        worth = {name: -law(shoot).banker_gain for name, law in value.items()}
         mine = worth["punter"] - worth["punter_never"]
-        best = (-value[f"optimal{chips}"](shoot).banker_gain - worth["optimal_never"]) if chips else 0.0
+        best = (-optimum[chips](shoot).banker_gain - worth["optimal_never"]) if chips else 0.0
         rows.append({"bucket": [low, BUCKETS[b + 1] - 1 if b + 1 < len(BUCKETS) else None], "shoot": shoot,
                      "optimum_bet": chips, "decisions": int(at.sum()),
                      "bets_placed": float((play.bet_chips[at] > 0).mean()),

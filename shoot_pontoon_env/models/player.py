@@ -486,13 +486,15 @@ class ActorPlayer(ObservationPolicy):
         return self.actor, self.observation
 
 
-def shoot_allowance(rules: Rules, levels: Sequence[int] | None = None) -> int:
+def shoot_allowance(rules: Rules, levels: Sequence[int] | None = None, shoot: int | None = None) -> int:
     """The Shoot bet the optimal punter weighs at each betting point: the largest it may place within
-    ``max_shoot_bet`` and the posted Shoot, of ``levels`` (an env's Shoot bet levels) or of any amount
-    (None: a table where bets are typed in chips, as ``play``'s). 0 without a betting point."""
+    ``max_shoot_bet`` and a Shoot of ``shoot`` chips (None: the posted Shoot), of ``levels`` (an env's Shoot
+    bet levels) or of any amount (None: a table where bets are typed in chips, as ``play``'s). 0 without a
+    betting point."""
     if not rules.shoot or not rules.shoot_bet_points:
         return 0
-    room = min(rules.max_shoot_bet or rules.initial_shoot, rules.initial_shoot)
+    shoot = rules.initial_shoot if shoot is None else shoot
+    room = min(rules.max_shoot_bet or shoot, shoot)
     if levels is None:
         return room
     return max((level for level in levels if 0 < level <= room), default=0)

@@ -155,11 +155,11 @@ def test_the_optimum_weighs_the_largest_bet_the_shoots_room_allows():
     from dataclasses import replace
 
     from shoot_pontoon_env.rules import SHOOT
-    from train.session_check import allowance_at
+    from shoot_pontoon_env.models.player import shoot_allowance
 
     levels = (5, 40)  # train/configs/table_selfplay/session_keep.yml: a box bets 40 only from a Shoot of 40
-    assert [allowance_at(SHOOT, levels, shoot) for shoot in (4, 5, 35, 40, 100)] == [0, 5, 5, 40, 40]
-    assert allowance_at(replace(SHOOT, max_shoot_bet=20), levels, 100) == 5
+    assert [shoot_allowance(SHOOT, levels, shoot) for shoot in (4, 5, 35, 40, 100)] == [0, 5, 5, 40, 40]
+    assert shoot_allowance(replace(SHOOT, max_shoot_bet=20), levels, 100) == 5
 
 
 def test_the_shoot_bets_are_measured_against_the_optimum_at_each_shoots_room():
@@ -188,9 +188,9 @@ def test_the_shoot_bets_are_measured_against_the_optimum_at_each_shoots_room():
 
 def test_the_keep_configuration_posts_its_shoot_just_under_the_boundary():
     from shoot_pontoon_env.rules import get_rules
-    from train.session_check import allowance_at
+    from shoot_pontoon_env.models.player import shoot_allowance
 
     config = load_table_selfplay_config("train/configs/table_selfplay/session_keep.yml", [])
     rules, levels = get_rules(config.rules), tuple(config.shoot_bet_levels)
     assert rules.initial_shoot == 35 and rules.base_stake == rules.min_stake == rules.max_stake == 20
-    assert allowance_at(rules, levels, 35) == 5 and allowance_at(rules, levels, 40) == 40
+    assert shoot_allowance(rules, levels, 35) == 5 and shoot_allowance(rules, levels, 40) == 40
