@@ -6,7 +6,10 @@ of the pair at the batched engine (``session_play.py``) and computes, exactly, t
 the pair's own per-deal play (``solver/session/chain.py``, every Shoot the episode can reach):
 
 - **the bank's value**: the chain's value of the first bank (the posted Shoot, the episode's deals, sold
-  where the banker's own rule sells) beside the engine's sessions, with the z-score;
+  where the banker's own rule sells) beside the engine's sessions, with the z-score, the banker's sales
+  at the engine being the chain's question to it (``play_pair(sells=...)``: a network whose choice reads
+  the deal just played is another banker at the engine; its own sessions are reported beside,
+  ``engine_as_itself``);
 - **sales**: at every keep-or-sell decision the pair met, the exact rule (sell when the price beats the
   value of keeping the bank for the deals left, with the best sales after: ``BankChain.keep_value``)
   against the banker's choice, by Shoot; and how often the banker's choice at the engine is the one the
@@ -42,7 +45,8 @@ from shoot_pontoon_env.rules import get_rules
 from .session_play import PASSED, SOLD, SessionPlay, play_pair
 
 BUCKETS = (0, 40, 60, 90)
-"""Lower ends of the Shoot-size buckets of the Shoot-bet check (chips): under 40, 40-59, 60-89, 90 up."""
+"""Lower ends of the Shoot-size buckets of the Shoot-bet check (chips): under 40, 40-59, 60-89, 90 up, each
+also split at every bet level (``bucket_edges``)."""
 
 
 @dataclass(repr=False)
@@ -79,11 +83,17 @@ def mean_se(values: np.ndarray) -> tuple[float, float]:
     return float(values.mean()), float(values.std(ddof=1) / np.sqrt(len(values)))
 
 
-def bank_check(chain: Any, play: SessionPlay, initial: int) -> dict[str, Any]:
-    """The first bank's exact value and chances against the engine's sessions."""
+def bank_check(chain: Any, play: SessionPlay, initial: int, as_itself: SessionPlay | None = None) -> dict[str, Any]:
+    """The first bank's exact value and chances against the engine's sessions (``play``: with the sales
+    the chain asks; ``as_itself``: the banker's own, reported beside)."""
     exact = chain.value(initial, play.deals)
     mean, se = mean_se(play.first_net)
-    return {"shoot": initial, "deals": play.deals, "exact": exact.value, "engine": mean, "engine_se": se,
+    beside = {}
+    if as_itself is not None:
+        own, own_se = mean_se(as_itself.first_net)
+        beside = {"engine_as_itself": own, "engine_as_itself_se": own_se,
+                  "engine_as_itself_sale_chance": float((as_itself.first_end == SOLD).mean())}
+    return {**beside, "shoot": initial, "deals": play.deals, "exact": exact.value, "engine": mean, "engine_se": se,
             "z": (mean - exact.value) / se if se > 0 else 0.0,
             "pass_chance": exact.pass_chance, "engine_pass_chance": float((play.first_end == PASSED).mean()),
             "sale_chance": exact.sale_chance, "engine_sale_chance": float((play.first_end == SOLD).mean()),
@@ -120,8 +130,14 @@ def sales_check(chain: Any, play: SessionPlay, price: int) -> dict[str, Any]:
             "as_the_chain_asks": float((asked == sold).mean()), "by_shoot": by_shoot}
 
 
-def bucket_of(shoot: int) -> int:
-    return int(np.searchsorted(BUCKETS, shoot, side="right") - 1)
+def bucket_edges(levels: tuple[int, ...]) -> tuple[int, ...]:
+    """The buckets' lower ends: ``BUCKETS`` and each bet level, the Shoot from which its room allows that
+    bet, so that the optimum bets one amount throughout a bucket (its bet is measured at one Shoot)."""
+    return tuple(sorted(set(BUCKETS) | {int(level) for level in levels if level > 0}))
+
+
+def bucket_of(shoot: int, edges: tuple[int, ...] = BUCKETS) -> int:
+    return int(np.searchsorted(edges, shoot, side="right") - 1)
 
 
 def optimum_betting(rules: Any, chips: int) -> Policy:
@@ -148,7 +164,8 @@ def bets_check(rules: Any, punter: Policy, banker: Policy, play: SessionPlay, le
 
     seat = {"rules": rules, "num_players": 2, "starting_chips": STARTING_CHIPS}
     stand17 = make_policy("stand17", **seat)
-    buckets = np.array([bucket_of(int(s)) for s in play.bet_shoot])
+    edges = bucket_edges(levels)
+    buckets = np.array([bucket_of(int(s), edges) for s in play.bet_shoot])
     at_shoot = {}
     for b in np.unique(buckets):
         shoots, counts = np.unique(play.bet_shoot[buckets == b], return_counts=True)
@@ -165,7 +182,7 @@ def bets_check(rules: Any, punter: Policy, banker: Policy, play: SessionPlay, le
     for chips, law in optimum.items():
         law.compute(sorted(shoot for shoot, bet in allowance.items() if bet == chips), workers)
     rows = []
-    for b, low in enumerate(BUCKETS):
+    for b, low in enumerate(edges):
         at = buckets == b
         if not at.any():
             continue
@@ -174,7 +191,7 @@ def bets_check(rules: Any, punter: Policy, banker: Policy, play: SessionPlay, le
         worth = {name: -law(shoot).banker_gain for name, law in value.items()}
         mine = worth["punter"] - worth["punter_never"]
         best = (-optimum[chips](shoot).banker_gain - worth["optimal_never"]) if chips else 0.0
-        rows.append({"bucket": [low, BUCKETS[b + 1] - 1 if b + 1 < len(BUCKETS) else None], "shoot": shoot,
+        rows.append({"bucket": [low, edges[b + 1] - 1 if b + 1 < len(edges) else None], "shoot": shoot,
                      "optimum_bet": chips, "decisions": int(at.sum()),
                      "bets_placed": float((play.bet_chips[at] > 0).mean()),
                      "mean_bet": float(play.bet_chips[at].mean()),
@@ -222,10 +239,12 @@ def check_run(run: Path, episodes: int, seed: int, workers: int = 2, stream=sys.
     banker = make_policy(str(run / "banker"), role="banker", **seat)
     laws = DealLaws(rules, punter, banker)
     chain = BankChain(rules, punter, banker, laws)
+    say(f"playing {episodes:,} episodes again, the banker selling where the chain asks it to")
+    asked = play_pair(run, config, episodes, seed, sells=chain.sells)
     say("the chain: each deal's law at every Shoot the episodes can reach")
     reachable_laws(chain, rules.initial_shoot, config.deals_per_episode, workers, say)
     out: dict[str, Any] = {"run": str(run), "episodes": episodes, "seed": seed, "deals": config.deals_per_episode,
-                           "bank": bank_check(chain, play, rules.initial_shoot)}
+                           "bank": bank_check(chain, asked, rules.initial_shoot, play)}
     say("the sales")
     out["sales"] = sales_check(chain, play, rules.bank_sale_price)
     say("the Shoot bets")
@@ -280,7 +299,8 @@ def summary(report: dict[str, Any]) -> str:
     lines = [f"the first bank (Shoot {bank['shoot']}, {bank['deals']} deals): exact {bank['exact']:+.4f} chips, "
              f"engine {bank['engine']:+.4f} +/- {bank['engine_se']:.4f} (z {bank['z']:+.2f}); passes "
              f"{bank['pass_chance']:.4f} (engine {bank['engine_pass_chance']:.4f}), sold {bank['sale_chance']:.4f} "
-             f"(engine {bank['engine_sale_chance']:.4f})",
+             f"(engine {bank['engine_sale_chance']:.4f}); the banker selling as itself at the engine "
+             f"{bank['engine_as_itself']:+.4f} +/- {bank['engine_as_itself_se']:.4f}",
              f"sales: {sales['decisions']:,} decisions, sold {sales['sold']:.4f}, the exact rule sells "
              f"{sales['exact_sells']:.4f}; agree {sales['agree']:.4f} of decisions, at {sales['shoots_agreeing']:.2%} "
              f"of the {sales['shoots_met']} Shoots met (90% of decisions there)"]

@@ -7,6 +7,7 @@ sold or the deals run out: the chain's session from the posted Shoot).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,10 +50,13 @@ class SessionPlay:
     """Deals that session played."""
 
 
-def play_pair(run: Path, config: Any, episodes: int, seed: int, tables: int = 512) -> SessionPlay:
+def play_pair(run: Path, config: Any, episodes: int, seed: int, tables: int = 512,
+              sells: Callable[[int], bool] | None = None) -> SessionPlay:
     """``episodes`` episodes of the run's final punter and banker (``run/punter``, ``run/banker``,
     deterministic, as a saved model plays), seat 0 holding the first bank; table i of chunk c dealt from
-    ``seed + c``."""
+    ``seed + c``. ``sells``: the banker's keep-or-sell answer at each Shoot in place of its network's (the
+    chain's question to it, which shows none of the deal just played), so that the sessions are of the
+    banker the chain values."""
     kwargs = config.table_kwargs()
     unit = get_rules(config.rules).base_stake
     deals = config.deals_per_episode
@@ -92,6 +96,9 @@ def play_pair(run: Path, config: Any, episodes: int, seed: int, tables: int = 51
             if len(punting):
                 actions[punting] = actors["punter"](obs[punting], masks[punting])
             decided = banking[masks[banking, keep]]
+            if sells is not None and len(decided):
+                shoots = np.rint(obs[decided, enc.CHIP_SHOOT] * unit).astype(np.int64)
+                actions[decided] = np.where([sells(int(shoot)) for shoot in shoots], sell, keep)
             if len(decided):
                 rec["bank_shoot"].append(np.rint(obs[decided, enc.CHIP_SHOOT] * unit).astype(np.int64))
                 rec["bank_left"].append(deals - info["deal"][decided])

@@ -20,6 +20,7 @@ import pytest
 
 from shoot_pontoon_env.actions import Action, ActionKind
 from shoot_pontoon_env.engine.view import SeatView
+from shoot_pontoon_env.players.policy import nearest_amount
 from shoot_pontoon_env.players.strategies import StandOnBanker, TipsPunter, make_strategy
 from shoot_pontoon_env.rules import SHOOT
 from shoot_pontoon_env.solver.__main__ import main as solver_main
@@ -89,6 +90,35 @@ def test_the_engines_deals_fall_on_each_move_within_3_standard_errors():
         seen = float((moves == move).mean())
         assert abs(seen - chance) < 3 * np.sqrt(chance * (1 - chance) / n), (move, seen, chance)
     assert abs(np.mean(gains) - law.banker_gain) < 3 * np.std(gains) / np.sqrt(n)
+
+
+@dataclass(repr=True)
+class BetsOnAJack(TipsPunter):
+    """``tips`` who bets the Shoot only before its second card and only on a Jack: it reads ranks, as a
+    network seeing the ranks dealt may, so a ten-value first card is not one answer."""
+
+    def shoot_bet(self, view: SeatView, rng: np.random.Generator) -> Action:
+        hand = view.current_hand
+        jack = view.shoot_bet_point == "before_second_card" and hand is not None and len(hand.cards) == 1 \
+            and hand.cards[0] // 4 == 10
+        return nearest_amount(view, ActionKind.SHOOT_BET, 3 if jack else 0)
+
+
+def test_a_punter_that_reads_ranks_bets_on_a_ten_value_first_card_as_often_as_at_the_engine():
+    """The model asks a lone ten-value card at every ten-value rank, each in proportion to its cards: a
+    Jack is 4 of the euchre pack's 24 cards, so the bet is placed on one deal in six (asked as one rank,
+    the King or the Ten, it would never be or always be)."""
+    small = SECOND.replace(name="euchre-second", pack="euchre")
+    punter, banker, shoot = BetsOnAJack(), make_strategy("stand17"), 3
+    law = DealLaws(small, punter, banker)(shoot)
+    assert law.moves[0] == pytest.approx(5 / 6, abs=1e-12) and set(law.moves) == {-3, 0, 3}
+    rng, n, moved = np.random.default_rng(5), 3000, 0
+    for _ in range(n):
+        table = table_at_shoot(small, shoot, np.random.default_rng(rng.integers(2**63)))
+        table.start_deal()
+        play_until(table, [banker, punter], rng, lambda t: t.phase == Phase.BANK_DECISION)
+        moved += table.turnovers > 0 or table.shoot != shoot
+    assert abs(moved / n - 1 / 6) < 3 * np.sqrt(1 / 6 * 5 / 6 / n)
 
 
 class _MadeUpLaws:

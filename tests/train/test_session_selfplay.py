@@ -88,6 +88,12 @@ def test_a_session_run_ends_sessions_within_episodes_and_its_pair_plays_whole_se
     assert len(play.bet_shoot) >= 96  # a betting point before every deal at least
     again = play_pair(run, config, 96, seed=5, tables=64)
     np.testing.assert_array_equal(again.first_net, play.first_net)  # the same seed plays the same sessions
+    # the banker's sales replaced by a rule of the Shoot (the chain's question to it), the rest as it plays
+    always = play_pair(run, config, 96, seed=5, tables=64, sells=lambda shoot: True)
+    assert len(always.bank_sold) and always.bank_sold.all() and set(np.unique(always.first_end)) <= {PASSED, SOLD}
+    assert (always.first_deals == 1).all()  # sold after its first deal, or passed in it
+    never = play_pair(run, config, 96, seed=5, tables=64, sells=lambda shoot: False)
+    assert not never.bank_sold.any() and SOLD not in set(np.unique(never.first_end))
 
 
 @pytest.mark.parametrize("override, words", [
@@ -121,8 +127,9 @@ def test_the_sales_are_compared_with_the_best_sale_rule_of_the_chain():
     assert sales["agree"] == 0.75 and sales["exact_sells"] == 0.0 and sales["sold"] == 0.5
     assert sales["shoots_met"] == 1 and sales["shoots_agreeing"] == 0.0  # 75% of the decisions at 50: under 90%
     assert sales["as_the_chain_asks"] == 0.5  # shoot_aware keeps a bank of 50 when the chain asks it
-    bank = bank_check(chain, play, 50)
+    bank = bank_check(chain, play, 50, as_itself=play)
     assert bank["z"] == pytest.approx(0.0, abs=1e-12) and bank["exact"] == pytest.approx(4 * chain.laws(50).banker_gain)
+    assert bank["engine_as_itself"] == bank["engine"] and bank["engine_as_itself_sale_chance"] == 0.0
 
 
 def test_session_check_refuses_a_run_it_cannot_value_in_one_line(tmp_path, capsys):
@@ -186,6 +193,16 @@ def test_the_shoot_bets_are_measured_against_the_optimum_at_each_shoots_room():
     assert rows[1]["optimum_shoot_part_vs_stand17"] > 5 * rows[1]["shoot_part_vs_stand17"] > 0
 
 
+def test_the_bet_buckets_split_where_a_level_first_fits_the_shoots_room():
+    from train.session_check import bucket_edges, bucket_of
+
+    edges = bucket_edges((10, 100))
+    assert edges == (0, 10, 40, 60, 90, 100)
+    # 90 allows a bet of 10 only and 130 one of 100: measured apart, each at its own optimum's bet
+    assert bucket_of(95, edges) != bucket_of(130, edges) == bucket_of(100, edges)
+    assert bucket_edges((5, 40)) == (0, 5, 40, 60, 90)
+
+
 def test_the_keep_configuration_posts_its_shoot_just_under_the_boundary():
     from shoot_pontoon_env.rules import get_rules
     from shoot_pontoon_env.models.player import shoot_allowance
@@ -194,3 +211,16 @@ def test_the_keep_configuration_posts_its_shoot_just_under_the_boundary():
     rules, levels = get_rules(config.rules), tuple(config.shoot_bet_levels)
     assert rules.initial_shoot == 35 and rules.base_stake == rules.min_stake == rules.max_stake == 20
     assert shoot_allowance(rules, levels, 35) == 5 and shoot_allowance(rules, levels, 40) == 40
+
+
+def test_the_big_configuration_posts_its_shoot_above_the_boundary_and_is_one_the_check_values():
+    from shoot_pontoon_env.rules import get_rules
+    from shoot_pontoon_env.models.player import shoot_allowance
+    from train.session_check import check_blind
+
+    config = load_table_selfplay_config("train/configs/table_selfplay/session_big.yml", [])
+    rules, levels = get_rules(config.rules), tuple(config.shoot_bet_levels)
+    check_blind(config)  # blind where the chain needs it, heads-up, a session per bank
+    assert rules.initial_shoot == 130 and rules.shoot_cap == 200 and rules.base_stake == rules.max_stake == 40
+    assert shoot_allowance(rules, levels, 99) == 10 and shoot_allowance(rules, levels, 100) == 100
+    assert shoot_allowance(rules, levels, rules.initial_shoot) == 100

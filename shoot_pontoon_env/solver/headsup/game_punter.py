@@ -37,6 +37,11 @@ Shoot bets: at each of the rules' betting points, as the engine offers them (bef
 the second card, on the first card's value; before the fourth card, on a hand of three cards not yet
 offered one, where the Shoot has room), each answer of a mixed policy a branch with its chance. The bets ride on the hand (``HandKey.shoot_bet``, a
 split box's total), so the banker's observation shows them, and pay ``h`` of ``payoff_matrices``.
+Before the second card a ten-value first card is asked at each ten-value rank, the answers weighed by
+the rank's share of the pack's ten-value cards (``_ranks_of``): exact for a policy that reads the
+ranks there (a trained network sees the ranks dealt) as for one that reads values. Every other
+decision is asked with one card standing for each value (a ten-value card as the Ten, or the King of
+a possible pair), so a policy that reads ranks after its first card is valued as so asked.
 
 Assumes (checked by :func:`check_rules`): one punter box, no Double Stakes, no up card, no special
 Pontoons, no bet before the fourth card where a box may split, no reserved Shoot, bought cards dealt
@@ -636,11 +641,34 @@ def _second_card_bets(rules: Rules, policy: PunterPolicy, box: Hand, shoot: int 
     cap = shoot_capacity(rules, shoot, [box])
     if "before_second_card" not in rules.shoot_bet_points or not rules.shoot or cap <= 0:
         return {0: 1.0}
-    counts = [0] * 13
-    seen, _ = seen_cards([box], [], [], PUNTER_SEAT, counts)
-    view = _pre_deal_view(rules, (LegalMove(ActionKind.SHOOT_BET, 0, cap),), Phase.SHOOT_BETS, seen,
-                          "before_second_card", shoot)._replace(banker_hidden=1, seen_counts=np.array(counts, dtype=np.int64))
-    return _ask_amounts(policy, view)
+    answers = []
+    for card, weight in _ranks_of(rules, box.cards[0]):
+        counts = [0] * 13
+        seen, _ = seen_cards([dataclasses.replace(box, cards=[card])], [], [], PUNTER_SEAT, counts)
+        view = _pre_deal_view(rules, (LegalMove(ActionKind.SHOOT_BET, 0, cap),), Phase.SHOOT_BETS, seen,
+                              "before_second_card", shoot)._replace(banker_hidden=1,
+                                                                    seen_counts=np.array(counts, dtype=np.int64))
+        answers.append((_ask_amounts(policy, view), weight))
+    if all(bets == answers[0][0] for bets, _ in answers):
+        return answers[0][0]
+    mixed: dict[int, float] = {}
+    for bets, weight in answers:
+        for amount, chance in bets.items():
+            mixed[amount] = mixed.get(amount, 0.0) + weight * chance
+    return mixed
+
+
+def _ranks_of(rules: Rules, card: int) -> list[tuple[int, float]]:
+    """The cards a lone card of ``card``'s value may be, with their chances: a ten-value card is each ten-value
+    rank the pack holds in proportion to its cards (the ranks of the cards dealt are exchangeable within a
+    value, and a lone card's rank is drawn as the first of them), every other card itself. A player that
+    reads ranks (a network seeing the ranks dealt) is so asked as it is at the engine; one that reads values
+    answers alike at every rank."""
+    if value_index(card) != TEN:
+        return [(card, 1.0)]
+    tens = [c for c in rules.pack_cards if value_index(c) == TEN]
+    ranks = sorted({c // 4 for c in tens})
+    return [(rank * 4, sum(c // 4 == rank for c in tens) / len(tens)) for rank in ranks]
 
 
 def punter_rows(rules: Rules, policy: PunterPolicy, outcomes: tuple[ShootOutcome, ...] = (),
