@@ -199,8 +199,26 @@ def bets_check(rules: Any, punter: Policy, banker: Policy, play: SessionPlay, le
                                   for p in np.unique(play.bet_point[at])},
                      "shoot_part_vs_stand17": mine, "optimum_shoot_part_vs_stand17": best,
                      "captured": mine / best if best > 0 else None,
-                     "shoot_part_vs_own_banker": worth["own"] - worth["own_never"]})
+                     "shoot_part_vs_own_banker": worth["own"] - worth["own_never"],
+                     "bets_by_first_card": bets_by_first_card(play, at)})
     return {"levels": list(levels), "buckets": rows}
+
+
+RANK_LABELS = "A23456789TJQK"
+
+
+def bets_by_first_card(play: SessionPlay, at: np.ndarray) -> dict[str, float] | None:
+    """The share of the punter's decisions holding one card (before the second card) that bet, by that
+    card's rank: a punter that answers differently at two ten-value ranks reads ranks, which the chain
+    asks at each (``game_punter``). None where the play records no ranks."""
+    if play.bet_rank is None:
+        return None
+    out = {}
+    for rank, label in enumerate(RANK_LABELS):
+        held = at & (play.bet_rank == rank)
+        if held.any():
+            out[label] = float((play.bet_chips[held] > 0).mean())
+    return out
 
 
 def reachable_laws(chain: Any, start: int, deals: int, workers: int, say: Any) -> int:

@@ -48,6 +48,9 @@ class SessionPlay:
     """How that session ended (``KEPT``, ``PASSED``, ``SOLD``)."""
     first_deals: np.ndarray
     """Deals that session played."""
+    bet_rank: np.ndarray | None = None
+    """Each Shoot bet decision's lone card's rank (0 the Ace .. 12 the King) where the box holds one card
+    (before the second card), else -1: whether the punter reads ranks where values would do."""
 
 
 def play_pair(run: Path, config: Any, episodes: int, seed: int, tables: int = 512,
@@ -73,7 +76,7 @@ def play_pair(run: Path, config: Any, episodes: int, seed: int, tables: int = 51
               for role in ("punter", "banker")}
     rec: dict[str, list[np.ndarray]] = {k: [] for k in ("bank_shoot", "bank_left", "bank_sold", "bet_shoot",
                                                          "bet_point", "bet_chips", "first_net", "first_end",
-                                                         "first_deals")}
+                                                         "first_deals", "bet_rank")}
     chunk = 0
     while chunk * tables < episodes:
         n = min(tables, episodes - chunk * tables)
@@ -109,6 +112,8 @@ def play_pair(run: Path, config: Any, episodes: int, seed: int, tables: int = 51
                 rec["bet_shoot"].append(np.rint(obs[betting, enc.CHIP_SHOOT] * unit).astype(np.int64))
                 rec["bet_point"].append(np.argmax(obs[betting, enc.BET_POINT], axis=1))
                 rec["bet_chips"].append(chips_of[actions[betting]])
+                ranks = np.rint(obs[betting, enc.CURRENT][:, enc.H_RANKS] * enc.MAX_CARDS).astype(np.int64)
+                rec["bet_rank"].append(np.where(ranks.sum(axis=1) == 1, np.argmax(ranks, axis=1), -1))
             deal_before = info["deal"].copy()
             obs, rewards, terminations, _, info = env.step(actions)
             net += np.where(open_ & first, rewards[:, 0], 0.0) * unit

@@ -86,6 +86,9 @@ def test_a_session_run_ends_sessions_within_episodes_and_its_pair_plays_whole_se
     assert ((play.bank_left >= 0) & (play.bank_left <= 3)).all()
     assert (play.bank_shoot >= 1).all() and set(np.unique(play.bet_chips)) <= {0, 10, 20}
     assert len(play.bet_shoot) >= 96  # a betting point before every deal at least
+    # the lone card's rank before the second card (point 1), none before the deal (point 0)
+    assert (play.bet_rank[play.bet_point == 1] >= 0).all() and (play.bet_rank[play.bet_point == 0] == -1).all()
+    assert (play.bet_point == 1).any() and play.bet_rank.max() <= 12
     again = play_pair(run, config, 96, seed=5, tables=64)
     np.testing.assert_array_equal(again.first_net, play.first_net)  # the same seed plays the same sessions
     # the banker's sales replaced by a rule of the Shoot (the chain's question to it), the rest as it plays
@@ -201,6 +204,21 @@ def test_the_bet_buckets_split_where_a_level_first_fits_the_shoots_room():
     # 90 allows a bet of 10 only and 130 one of 100: measured apart, each at its own optimum's bet
     assert bucket_of(95, edges) != bucket_of(130, edges) == bucket_of(100, edges)
     assert bucket_edges((5, 40)) == (0, 5, 40, 60, 90)
+
+
+def test_the_bets_by_first_card_show_a_punter_that_reads_ranks():
+    from dataclasses import replace
+
+    from train.session_check import bets_by_first_card
+    from train.session_play import KEPT, SessionPlay
+
+    ranks = np.array([0, 9, 10, 12, 12, -1])  # an Ace, a Ten, a Jack, two Kings; a decision before the deal
+    chips = np.array([5, 5, 5, 0, 0, 5])
+    play = SessionPlay(deals=1, episodes=1, bank_shoot=np.zeros(0), bank_left=np.zeros(0), bank_sold=np.zeros(0),
+                       bet_shoot=np.full(6, 35), bet_point=np.array([1, 1, 1, 1, 1, 0]), bet_chips=chips,
+                       first_net=np.zeros(1), first_end=np.full(1, KEPT), first_deals=np.ones(1), bet_rank=ranks)
+    assert bets_by_first_card(play, np.ones(6, dtype=bool)) == {"A": 1.0, "T": 1.0, "J": 1.0, "K": 0.0}
+    assert bets_by_first_card(replace(play, bet_rank=None), np.ones(6, dtype=bool)) is None  # no ranks recorded
 
 
 def test_the_keep_configuration_posts_its_shoot_just_under_the_boundary():
