@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from shoot_pontoon_env.actions import Action, ActionKind
+from shoot_pontoon_env.cards import RANKS
 from shoot_pontoon_env.cli import Parser, UsageError
 from shoot_pontoon_env.engine.view import SeatView
 from shoot_pontoon_env.players.policy import Policy
@@ -204,9 +205,6 @@ def bets_check(rules: Any, punter: Policy, banker: Policy, play: SessionPlay, le
     return {"levels": list(levels), "buckets": rows}
 
 
-RANK_LABELS = "A23456789TJQK"
-
-
 def bets_by_first_card(play: SessionPlay, at: np.ndarray) -> dict[str, float] | None:
     """The share of the punter's decisions holding one card (before the second card) that bet, by that
     card's rank: a punter that answers differently at two ten-value ranks reads ranks, which the chain
@@ -214,7 +212,7 @@ def bets_by_first_card(play: SessionPlay, at: np.ndarray) -> dict[str, float] | 
     if play.bet_rank is None:
         return None
     out = {}
-    for rank, label in enumerate(RANK_LABELS):
+    for rank, label in enumerate(RANKS):
         held = at & (play.bet_rank == rank)
         if held.any():
             out[label] = float((play.bet_chips[held] > 0).mean())

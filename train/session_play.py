@@ -99,11 +99,11 @@ def play_pair(run: Path, config: Any, episodes: int, seed: int, tables: int = 51
             if len(punting):
                 actions[punting] = actors["punter"](obs[punting], masks[punting])
             decided = banking[masks[banking, keep]]
-            if sells is not None and len(decided):
-                shoots = np.rint(obs[decided, enc.CHIP_SHOOT] * unit).astype(np.int64)
-                actions[decided] = np.where([sells(int(shoot)) for shoot in shoots], sell, keep)
             if len(decided):
-                rec["bank_shoot"].append(np.rint(obs[decided, enc.CHIP_SHOOT] * unit).astype(np.int64))
+                shoots = np.rint(obs[decided, enc.CHIP_SHOOT] * unit).astype(np.int64)
+                if sells is not None:
+                    actions[decided] = np.where([sells(int(shoot)) for shoot in shoots], sell, keep)
+                rec["bank_shoot"].append(shoots)
                 rec["bank_left"].append(deals - info["deal"][decided])
                 rec["bank_sold"].append(actions[decided] == sell)
             sold_last[decided] = actions[decided] == sell
