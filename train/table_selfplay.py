@@ -51,7 +51,7 @@ from shoot_pontoon_env.rules import get_rules
 
 from . import table_folder as folder_files
 from .config import apply_overrides, check_run_name, claim_folder, read_mapping
-from .seat_roles import IGNORABLE, RoleSpace, fold_scale, role_space
+from .seat_roles import CHIP_SCALE, IGNORABLE, RoleSpace, fold_scale, role_space
 from .seat_samples import ROLES, Batch, SeatSamples
 
 LOGGED = ("policy_gradient_loss", "value_loss", "entropy_loss", "loss", "approx_kl", "clip_fraction")
@@ -89,6 +89,11 @@ class RoleSettings:
     """Passes over each update's samples."""
     minibatch: int = 2048
     """Samples of one gradient step."""
+    chip_scale: float = CHIP_SCALE
+    """Factor of a flat row's chip counts (in base stakes) as the network reads them: small keeps a
+    table of big stakes from saturating the first layer; large lets the network tell Shoots apart
+    (the default reads Shoots of 90 and 100 chips at a stake of 40 0.0125 apart). Folded into the
+    saved model, which reads the env's own row."""
     ignores: list[str] = field(default_factory=list)
     """Parts of the row the network is blind to (``IGNORABLE``): ``deals_left`` (the episode's clock)
     and, for a flat row, ``balance`` (the seat's own chips). A network blind to both plays every deal
@@ -113,6 +118,12 @@ class RoleSettings:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{role}.{name} = {value!r}: expected an int >= 1")
+        scale = self.chip_scale
+        if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0.0 < scale <= 100.0:
+            raise ValueError(f"{role}.chip_scale = {scale!r}: expected a number in (0, 100]")
+        if self.observation != "flat" and scale != CHIP_SCALE:
+            raise ValueError(f"{role}.chip_scale = {scale!r}: a {self.observation} row scales its own chips "
+                             "(chip_scale is for a flat row)")
         allowed = IGNORABLE if self.observation == "flat" else IGNORABLE[:1]
         if not isinstance(self.ignores, list) or any(part not in allowed for part in self.ignores):
             raise ValueError(f"{role}.ignores = {self.ignores!r}: expected a list of names from {list(allowed)} "
@@ -483,7 +494,8 @@ class TableSelfPlay:
         seat_table = self.tables.seat_table
         self.settings = {role: config.role(role) for role in ROLES}
         self.spaces = {role: role_space(role, seat_table, config.role_env_kwargs(role),
-                                        self.settings[role].observation, self.settings[role].ignores)
+                                        self.settings[role].observation, self.settings[role].ignores,
+                                        self.settings[role].chip_scale)
                        for role in ROLES}
         self.learners = {role: Learner(self.spaces[role], self.settings[role], config.seed) for role in ROLES}
         self.snapshots: list[dict[str, Any]] = []

@@ -56,6 +56,36 @@ def test_blind_parts_have_zero_scale_and_the_saved_models_ignore_them(tmp_path):
         assert not np.allclose(saved[0], saved[0][::-1])  # the rows themselves do
 
 
+def test_a_flat_rows_chips_are_read_at_the_chip_scale_and_the_saved_model_reads_the_raw_row(tmp_path):
+    import gymnasium as gym
+    import torch
+
+    from agents import make_agent
+    from train.seat_roles import CHIP_SCALE
+
+    selfplay = tiny(tmp_path, "banker.chip_scale=1.5")
+    banker = selfplay.learners["banker"]
+    scale = banker.space.scale
+    assert scale[enc.CHIP_SHOOT] == scale[enc.CHIP_CAPACITY] == 1.5 and scale[enc.CHIP_BALANCE] == 0  # still blind
+    assert scale[enc.PHASE.start] == 1.0 and CHIP_SCALE != 1.5
+    default = tiny(tmp_path / "default").learners["banker"].space.scale
+    assert default[enc.CHIP_SHOOT] == CHIP_SCALE  # where chip_scale is not set
+    with torch.no_grad():
+        for parameter in banker.policy.parameters():
+            parameter.add_(0.3 * torch.randn_like(parameter))
+    path = banker.save(tmp_path / "banker", selfplay.config, 1)
+    agent = make_agent(str(path), gym.make("ShootPontoonBanker-v0", **banker.space.env_kwargs))
+    rng = np.random.default_rng(4)
+    rows = rng.uniform(0, 1, size=(64, agent.policy.observation_space.shape[0])).astype(np.float32)
+    rows[:, enc.CHIP_SHOOT] = rng.uniform(0, 5, size=64)
+    masks = np.ones((64, 4), dtype=bool)
+    with torch.no_grad():
+        trained = banker.policy.get_distribution(torch.as_tensor(rows * scale),
+                                                 action_masks=masks).distribution.probs.numpy()
+        saved = agent.policy.get_distribution(torch.as_tensor(rows), action_masks=masks).distribution.probs.numpy()
+    np.testing.assert_allclose(saved, trained, atol=1e-5)
+
+
 def test_a_bank_changing_hands_ends_every_seats_trajectory_there(tmp_path):
     selfplay = tiny(tmp_path)
     ended: list[np.ndarray] = []
@@ -103,6 +133,9 @@ def test_a_session_run_ends_sessions_within_episodes_and_its_pair_plays_whole_se
     ("punter.ignores=[balance]", "punter.ignores = ['balance']"),
     ("banker.ignores=[clock]", "banker.ignores = ['clock']"),
     ("session_per_bank=maybe", "session_per_bank = 'maybe'"),
+    ("banker.chip_scale=0", "banker.chip_scale = 0"),
+    ("banker.chip_scale=true", "banker.chip_scale = True"),
+    ("punter.chip_scale=1.0", "punter.chip_scale = 1.0: a compact row"),
 ])
 def test_bad_session_settings_are_one_line(override, words, capsys):
     assert main(["--config", CONFIG, "--set", override]) == 2
