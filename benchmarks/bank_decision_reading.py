@@ -1,11 +1,12 @@
-"""What a multi-deal self-play run's banker reads when it keeps or sells the bank (RESULTS, "Keeping or
-selling worth a chip a deal").
+"""What a multi-deal self-play run's banker reads when it keeps or sells the bank (RESULTS, "Reading the
+Shoot").
 
 The exact chain (``solver/session``) asks the banker at a view of the Shoot alone; at the engine the banker
 answers at a row that still shows the deal just played. This plays ``--deals`` deals of the run's pair at
 tables holding a Shoot of ``--shoot`` chips up to the bank decision and keeps the banker's rows there; then,
-for each Shoot size, sets those rows' Shoot to it and reports the share the banker sells (its deterministic
-answer) and its mean chance of selling, beside its answer at the chain's view. Last, each block of the row
+for each Shoot size, sets those rows' Shoot (and the room for a bet it gives) to it and reports the share
+the banker sells (its deterministic answer) and its mean chance of selling, beside its answer at the
+chain's view. Last, each block of the row
 (``seat.encoding.BLOCKS``, the hand slots as ``HANDS``) is replaced in turn by the chain's view's, to show
 which part of the deal moves the answer.
 
@@ -56,6 +57,18 @@ def sell_chance(banker, rows: np.ndarray) -> np.ndarray:
     return odds[:, 1] / odds.sum(axis=1)
 
 
+SHOOT_COLUMNS = [enc.CHIP_SHOOT, enc.CHIP_CAPACITY]
+"""What a row's Shoot size shows: the Shoot and the room for a bet, which between deals is the Shoot (up to
+``max_shoot_bet``)."""
+
+
+def at_shoot(rows: np.ndarray, view: np.ndarray) -> np.ndarray:
+    """The rows with the Shoot of ``view`` (a row at the chain's view of a Shoot size)."""
+    out = rows.copy()
+    out[:, SHOOT_COLUMNS] = view[SHOOT_COLUMNS]
+    return out
+
+
 def reading(run: Path, deals: int, shoot: int | None, seed: int) -> dict:
     config = read_run_config(run)
     rules = get_rules(config.rules)
@@ -64,20 +77,16 @@ def reading(run: Path, deals: int, shoot: int | None, seed: int) -> dict:
     punter = make_policy(str(run / "punter"), role="punter", **seat)
     shoot = rules.initial_shoot if shoot is None else shoot
     rows = bank_rows(rules, banker, punter, shoot, deals, seed)
-    unit = rules.base_stake
     step = min(config.shoot_bet_levels)
     sizes = range(step, rules.shoot_cap, step)
     by_shoot = {}
     for size in sizes:
-        at = rows.copy()
-        at[:, enc.CHIP_SHOOT] = size / unit
-        chance = sell_chance(banker, at)
-        view = banker.encoder.encode(bank_decision_view(rules, size))[None]
+        view = banker.encoder.encode(bank_decision_view(rules, size))
+        chance = sell_chance(banker, at_shoot(rows, view))
         by_shoot[size] = {"sells": float((chance > 0.5).mean()), "sell_chance": float(chance.mean()),
-                          "chain_view_sell_chance": float(sell_chance(banker, view)[0])}
-    at = rows.copy()
-    at[:, enc.CHIP_SHOOT] = shoot / unit
+                          "chain_view_sell_chance": float(sell_chance(banker, view[None])[0])}
     view = banker.encoder.encode(bank_decision_view(rules, shoot))
+    at = at_shoot(rows, view)
     blocks = dict(enc.BLOCKS, HANDS=slice(enc.HANDS_START, rows.shape[1]))
     replaced = {}
     for name, columns in blocks.items():
