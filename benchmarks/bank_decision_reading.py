@@ -6,9 +6,8 @@ answers at a row that still shows the deal just played. This plays ``--deals`` d
 tables holding a Shoot of ``--shoot`` chips up to the bank decision and keeps the banker's rows there; then,
 for each Shoot size, sets those rows' Shoot (and the room for a bet it gives) to it and reports the share
 the banker sells (its deterministic answer) and its mean chance of selling, beside its answer at the
-chain's view. Last, each block of the row
-(``seat.encoding.BLOCKS``, the hand slots as ``HANDS``) is replaced in turn by the chain's view's, to show
-which part of the deal moves the answer.
+chain's view. Last, each block of the row (``seat.encoding.BLOCKS``, the hand slots as ``HANDS``) is
+replaced in turn by the chain's view's, to show which part of the deal moves the answer.
 
 Run from the checkout's root: ``PYTHONPATH=. .venv/bin/python benchmarks/bank_decision_reading.py RUN
 [--deals 1000] [--shoot S] [--seed 0] [--json]``
@@ -102,7 +101,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("run", type=Path)
     parser.add_argument("--deals", type=int, default=1000)
-    parser.add_argument("--shoot", type=int, default=None, help="the Shoot the deals are played at (default: the rules' posted one)")
+    parser.add_argument("--shoot", type=int, default=None,
+                        help="the Shoot the deals are played at (default: the rules' posted one)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()

@@ -82,11 +82,16 @@ def ignored_columns(observation: str, ignores: Sequence[str]) -> list[int]:
     return [columns[part] for part in ignores]
 
 
+CHIP_FEATURE = 2.0
+"""A flat feature whose bound exceeds this is a count of chips (in base stakes), unbounded in play."""
+CHIP_SCALE = 1.0 / 20.0
+
+
 def role_space(role: str, seat_table: ActionTable, env_kwargs: dict[str, Any], observation: str,
-               ignores: Sequence[str] = (), chip_scale: float | None = None) -> RoleSpace:
+               ignores: Sequence[str] = (), chip_scale: float = CHIP_SCALE) -> RoleSpace:
     """The role's env (``ENV_IDS[role]`` with ``env_kwargs``) and its place in the seat's actions; the
     network reads the ``ignores`` parts of its row as zeros (its scale is 0 there) and a flat row's
-    chip counts times ``chip_scale`` (``CHIP_SCALE`` when None)."""
+    chip counts times ``chip_scale``."""
     env = gym.make(ENV_IDS[role], **env_kwargs).unwrapped
     space = env.observation_space
     scale = None
@@ -95,18 +100,13 @@ def role_space(role: str, seat_table: ActionTable, env_kwargs: dict[str, Any], o
         if ignores:
             scale = np.ones(space.shape[0], dtype=np.float32)
     else:
-        scale = np.where(np.maximum(np.abs(space.low), np.abs(space.high)) > CHIP_FEATURE,
-                         CHIP_SCALE if chip_scale is None else chip_scale, 1.0).astype(np.float32)
+        scale = np.where(np.maximum(np.abs(space.low), np.abs(space.high)) > CHIP_FEATURE, chip_scale,
+                         1.0).astype(np.float32)
     if ignores:
         scale[ignored_columns(observation, ignores)] = 0.0
     return RoleSpace(role, ENV_IDS[role], dict(env_kwargs), observation,
                      seat_indices(seat_table, env.action_table, f"{ENV_IDS[role]} {env_kwargs}"), space,
                      env.action_space, scale)
-
-
-CHIP_FEATURE = 2.0
-"""A flat feature whose bound exceeds this is a count of chips (in base stakes), unbounded in play."""
-CHIP_SCALE = 1.0 / 20.0
 
 
 def fold_scale(policy: Any, scale: np.ndarray) -> None:
