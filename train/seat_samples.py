@@ -44,6 +44,15 @@ class Batch:
         return len(self.actions)
 
 
+@dataclass(frozen=True)
+class BankLambda:
+    """GAE's lambda at the banker's keep/sell decision, apart from its draws: ``actions``, the
+    banker's action indices that mark it (either legal)."""
+
+    actions: tuple[int, ...]
+    gae_lambda: float
+
+
 class SeatSamples:
     """The samples of ``num_tables`` tables of ``num_players`` seats (tables numbered across every
     group of envs a trainer steps). ``obs_sizes[r]`` and ``mask_sizes[r]``: role r's input width and
@@ -163,14 +172,20 @@ class SeatSamples:
         n = self.n
         return self.of_episode[:n] < self.episode[self.table[:n]]
 
-    def advantages(self, gae_lambdas: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    def advantages(self, gae_lambdas: tuple[float, float], bank: BankLambda | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
         """GAE (gamma 1: chips are not discounted within an episode) along each seat's chain, for the
-        finished samples (``finished()``), with each role's lambda; unfinished ones get zeros."""
+        finished samples (``finished()``), with each role's lambda, or ``bank``'s at a keep/sell
+        decision; unfinished ones get zeros."""
         n = self.n
         ready = np.flatnonzero(self.finished())
         advantage = np.zeros(n, dtype=np.float64)
         value = self.value[:n].astype(np.float64)
-        lambdas = np.asarray(gae_lambdas, dtype=np.float64)
+        lambdas = np.asarray(gae_lambdas, dtype=np.float64)[self.role[:n]]
+        if bank is not None:
+            banker = np.flatnonzero(self.role[:n] == 1)
+            at_bank = self.masks[1][self.row[banker]][:, list(bank.actions)].any(axis=1)
+            lambdas[banker[at_bank]] = bank.gae_lambda
         steps = self.of_step[ready]
         # a sample's next decision is at a later step: one vectorised pass per step, the last first
         bounds = np.flatnonzero(np.diff(steps)) + 1
@@ -178,14 +193,14 @@ class SeatSamples:
             nxt = self.next[block]
             go_on = (nxt >= 0) & ~self.done[block]
             j = np.where(go_on, nxt, 0)
-            following = np.where(go_on, value[j] + lambdas[self.role[block]] * advantage[j], 0.0)
+            following = np.where(go_on, value[j] + lambdas[block] * advantage[j], 0.0)
             advantage[block] = self.reward[block] + following - value[block]
         return advantage, advantage + value
 
-    def take_finished(self, gae_lambdas: tuple[float, float]) -> list[Batch]:
+    def take_finished(self, gae_lambdas: tuple[float, float], bank: BankLambda | None = None) -> list[Batch]:
         """The finished samples as one :class:`Batch` per role (removed from the store; the running
         episodes' samples stay, renumbered)."""
-        advantage, returns = self.advantages(gae_lambdas)
+        advantage, returns = self.advantages(gae_lambdas, bank)
         n = self.n
         ready = self.finished()
         batches = []

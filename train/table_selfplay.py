@@ -48,11 +48,13 @@ from shoot_pontoon_env.cli import Parser, UsageError, run
 from shoot_pontoon_env.engine.table import MAX_PLAYERS, MIN_PLAYERS
 from shoot_pontoon_env.multiagent import batched_env
 from shoot_pontoon_env.rules import get_rules
+from shoot_pontoon_env.actions import ActionKind
+from shoot_pontoon_env.seat.action_table import banker_action_table
 
 from . import table_folder as folder_files
 from .config import apply_overrides, check_run_name, claim_folder, read_mapping
 from .seat_roles import CHIP_SCALE, IGNORABLE, RoleSpace, fold_scale, role_space
-from .seat_samples import ROLES, Batch, SeatSamples
+from .seat_samples import ROLES, BankLambda, Batch, SeatSamples
 
 LOGGED = ("policy_gradient_loss", "value_loss", "entropy_loss", "loss", "approx_kl", "clip_fraction")
 """What an update logs to TensorBoard under ``ROLE/NAME`` (SB3's PPO's ``train/NAME``), with
@@ -61,6 +63,22 @@ MASKED = -1e8
 """The logit of an illegal action (sb3-contrib's MaskableCategorical uses the same)."""
 LEARNER = -1
 """``owners[t, s]``: the learner holds seat s of table t this episode (else a snapshot's number)."""
+
+
+ADVANTAGE_NORMS = ("minibatch", "legal_actions")
+"""``RoleSettings.advantage_norm``'s values."""
+
+
+def normalise_by_legal_actions(advantages: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """Advantages normalised (mean 0, spread 1) within each group of samples that share their legal
+    actions; a group of one sample, or of equal advantages, gets zeros."""
+    _, group = np.unique(masks, axis=0, return_inverse=True)
+    group = group.reshape(-1)
+    count = np.bincount(group).astype(np.float64)
+    mean = np.bincount(group, advantages) / count
+    centred = advantages - mean[group]
+    spread = np.sqrt(np.bincount(group, centred * centred) / np.maximum(count - 1.0, 1.0))
+    return (centred / (spread[group] + 1e-8)).astype(np.float32)
 
 
 @dataclass
@@ -94,6 +112,15 @@ class RoleSettings:
     table of big stakes from saturating the first layer; large lets the network tell Shoots apart
     (the default reads Shoots of 90 and 100 chips at a stake of 40 0.0125 apart). Folded into the
     saved model, which reads the env's own row."""
+    bank_gae_lambda: float | None = None
+    """GAE's lambda at the banker's keep/sell decision (none: ``gae_lambda``; banker only). A low one
+    values keeping by the value network at the next decision instead of by every chip of the rest of
+    the tenure, whose spread (Shoot bets, deal after deal) can hide a sale worth a chip."""
+    advantage_norm: str = "minibatch"
+    """``minibatch`` (SB3's PPO: advantages normalised over each minibatch) or ``legal_actions``
+    (normalised over the update's samples separately for each set of legal actions, so a decision
+    whose advantages are small beside the others', as the keep/sell one beside the draws, keeps its
+    weight against the entropy bonus)."""
     ignores: list[str] = field(default_factory=list)
     """Parts of the row the network is blind to (``IGNORABLE``): ``deals_left`` (the episode's clock)
     and, for a flat row, ``balance`` (the seat's own chips). A network blind to both plays every deal
@@ -118,6 +145,13 @@ class RoleSettings:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{role}.{name} = {value!r}: expected an int >= 1")
+        lam = self.bank_gae_lambda
+        if lam is not None and (isinstance(lam, bool) or not isinstance(lam, (int, float)) or not 0.0 <= lam <= 1.0):
+            raise ValueError(f"{role}.bank_gae_lambda = {lam!r}: expected a number in 0.0..1.0 or null")
+        if lam is not None and role != "banker":
+            raise ValueError(f"{role}.bank_gae_lambda = {lam!r}: only the banker decides whether to keep the bank")
+        if self.advantage_norm not in ADVANTAGE_NORMS:
+            raise ValueError(f"{role}.advantage_norm = {self.advantage_norm!r}: expected one of {list(ADVANTAGE_NORMS)}")
         scale = self.chip_scale
         if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not 0.0 < scale <= 100.0:
             raise ValueError(f"{role}.chip_scale = {scale!r}: expected a number in (0, 100]")
@@ -363,7 +397,10 @@ class Learner:
         self.policy.set_training_mode(True)
         obs, masks = torch.as_tensor(batch.obs), torch.as_tensor(batch.masks)
         actions = torch.as_tensor(batch.actions)
-        old_logp, advantages = torch.as_tensor(batch.logp), torch.as_tensor(batch.advantages)
+        by_group = s.advantage_norm == "legal_actions"
+        advantages = torch.as_tensor(normalise_by_legal_actions(batch.advantages, batch.masks) if by_group
+                                     else batch.advantages)
+        old_logp = torch.as_tensor(batch.logp)
         returns = torch.as_tensor(batch.returns)
         n = len(batch)
         logged: dict[str, list[float]] = {name: [] for name in LOGGED}
@@ -378,7 +415,8 @@ class Learner:
                 logp = log_probs.gather(1, actions[pick][:, None]).squeeze(1)
                 entropy = -(log_probs.exp() * log_probs).sum(dim=1)
                 adv = advantages[pick]
-                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+                if not by_group:
+                    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
                 ratio = torch.exp(logp - old_logp[pick])
                 policy_loss = -torch.min(adv * ratio, adv * torch.clamp(ratio, 1 - s.clip_range, 1 + s.clip_range)).mean()
                 value_loss = torch.nn.functional.mse_loss(returns[pick], values)
@@ -454,6 +492,14 @@ class Learner:
         return folder / "model.zip"
 
 
+def bank_lambda(settings: RoleSettings) -> BankLambda | None:
+    """The banker's keep/sell decision's own lambda, marked by its actions in the banker's env."""
+    if settings.bank_gae_lambda is None:
+        return None
+    kinds = banker_action_table().indices_by_kind()
+    return BankLambda(kinds[ActionKind.KEEP_BANK] + kinds[ActionKind.SELL_BANK], float(settings.bank_gae_lambda))
+
+
 # --------------------------------------------------------------------------- the tables
 class TableGroups:
     """Every group's batched env, numbered as one range of tables, with each seat's holder."""
@@ -503,6 +549,7 @@ class TableSelfPlay:
         sizes = tuple(int(self.spaces[r].observation_space.shape[0]) for r in ROLES)
         actions = tuple(len(self.spaces[r].indices) for r in ROLES)
         self.samples = SeatSamples(self.tables.num_tables, config.num_players, sizes, actions)
+        self.bank_lambda = bank_lambda(self.settings["banker"])
         self.history: list[dict[str, Any]] = []
         self.episodes = 0
         self.sessions = 0
@@ -642,7 +689,8 @@ class TableSelfPlay:
         start = time.perf_counter() - self.history[-1]["seconds"]
         while generation < config.generations:
             self.collect(config.rollout_steps, state)
-            batches = self.samples.take_finished(tuple(self.settings[role].gae_lambda for role in ROLES))
+            batches = self.samples.take_finished(tuple(self.settings[role].gae_lambda for role in ROLES),
+                                                 self.bank_lambda)
             self._update(batches)
             done = self.decisions()
             if done >= per_generation * (generation + 1) or done >= config.total_decisions:

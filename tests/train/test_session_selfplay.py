@@ -136,11 +136,49 @@ def test_a_session_run_ends_sessions_within_episodes_and_its_pair_plays_whole_se
     ("banker.chip_scale=0", "banker.chip_scale = 0"),
     ("banker.chip_scale=true", "banker.chip_scale = True"),
     ("punter.chip_scale=1.0", "punter.chip_scale = 1.0: a compact row"),
+    ("banker.bank_gae_lambda=1.5", "banker.bank_gae_lambda = 1.5"),
+    ("punter.bank_gae_lambda=0.0", "punter.bank_gae_lambda = 0.0: only the banker"),
+    ("banker.advantage_norm=batch", "banker.advantage_norm = 'batch'"),
 ])
 def test_bad_session_settings_are_one_line(override, words, capsys):
     assert main(["--config", CONFIG, "--set", override]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and err.startswith("error:") and words in err, err
+
+
+def test_the_keep_or_sell_decision_has_its_own_lambda(tmp_path):
+    """With ``bank_gae_lambda`` 0 a keep/sell decision's advantage is its reward and the value at the
+    seat's next decision, less its own value (a sale, which ends the tenure, has no next); a punter's
+    are as the role's lambda gives them."""
+    selfplay = tiny(tmp_path, "banker.bank_gae_lambda=0.0", "banker.advantage_norm=legal_actions")
+    selfplay.snapshots.append({role: selfplay.learners[role].frozen() for role in ("punter", "banker")})
+    selfplay.draw_owners(np.arange(selfplay.tables.num_tables))
+    state = [env.reset(seed=3) for env in selfplay.tables.envs]
+    selfplay.collect(64, state)
+    samples = selfplay.samples
+    lambdas = tuple(selfplay.settings[role].gae_lambda for role in ("punter", "banker"))
+    own, _ = samples.advantages(lambdas, selfplay.bank_lambda)
+    shared, _ = samples.advantages(lambdas)
+    n = samples.n
+    banker = np.flatnonzero((samples.role[:n] == 1) & samples.finished())
+    at_bank = banker[samples.masks[1][samples.row[banker]][:, list(selfplay.bank_lambda.actions)].any(axis=1)]
+    assert selfplay.bank_lambda.actions == (2, 3) and len(at_bank) > 50
+    nxt, done = samples.next[at_bank], samples.done[at_bank]
+    go_on = (nxt >= 0) & ~done
+    value = samples.value[:n].astype(np.float64)
+    expected = samples.reward[at_bank] + np.where(go_on, value[np.maximum(nxt, 0)], 0.0) - value[at_bank]
+    np.testing.assert_allclose(own[at_bank], expected, atol=1e-9)
+    assert go_on.any() and (~go_on).any()
+    assert not np.allclose(own[at_bank], shared[at_bank])
+    # a punter's chain holds no keep/sell decision (a tenure's end ends every seat's trajectory)
+    punter = np.flatnonzero((samples.role[:n] == 0) & samples.finished())
+    assert len(punter) > 100
+    np.testing.assert_array_equal(own[punter], shared[punter])
+    # and the banker learns from them with its advantages normalised per set of legal actions
+    before = [w.detach().clone() for w in selfplay.learners["banker"].policy.parameters()]
+    selfplay._update(samples.take_finished(lambdas, selfplay.bank_lambda))
+    after = list(selfplay.learners["banker"].policy.parameters())
+    assert any(not np.allclose(a.detach().numpy(), b.numpy()) for a, b in zip(after, before))
 
 
 def test_the_sales_are_compared_with_the_best_sale_rule_of_the_chain():

@@ -15,7 +15,7 @@ pytest.importorskip("sb3_contrib")
 
 from train.seat_samples import SeatSamples  # noqa: E402
 from train.table_selfplay import (LEARNER, TableSelfPlay, load_table_selfplay_config,  # noqa: E402
-                                  main)
+                                  main, normalise_by_legal_actions)
 
 SMALL = ["total_decisions=20000", "generations=1", "rollout_steps=8", "eval_hands=200",
          "groups=[{tables: 24, first_banker: random, frozen_share: 0.6}, "
@@ -116,6 +116,13 @@ def test_advantages_follow_each_seats_own_chain():
     np.testing.assert_allclose(batch.rewards, [1.0 - 3.0, 2.0 - 1.0 + 3.0 - 4.0, 4.0])
     np.testing.assert_allclose(batch.returns, [-2.0 + 4.0, 0.0, 4.0])
     np.testing.assert_allclose(batch.advantages, [2.0 - 0.5, 0.0 - 0.25, 4.0 + 1.0])
+
+
+def test_advantages_are_normalised_within_each_set_of_legal_actions():
+    masks = np.array([[1, 1, 0], [1, 1, 0], [0, 0, 1], [1, 1, 0], [0, 0, 1], [1, 0, 1]], dtype=bool)
+    advantages = np.array([1.0, 3.0, 100.0, 5.0, 300.0, 7.0])
+    normalised = normalise_by_legal_actions(advantages, masks)
+    np.testing.assert_allclose(normalised, [-1.0, 0.0, -0.70710678, 1.0, 0.70710678, 0.0], atol=1e-6)
 
 
 def test_running_episodes_wait_for_a_later_update():
