@@ -15,7 +15,7 @@ on); the learner's seats act with the role's network (a punter's decisions or th
 each seat's rewards reach its own decisions (``train/seat_samples.py``).
 
 The trainer is a lean PPO (clipped ratio, GAE with gamma 1, value loss, entropy bonus, advantage
-normalisation per minibatch, gradient clipping) around sb3-contrib's ``MaskableActorCriticPolicy``,
+normalisation per minibatch or per set of legal actions, gradient clipping) around sb3-contrib's ``MaskableActorCriticPolicy``,
 so each role's network is saved as a MaskablePPO model of its single-seat env: ``RUN/punter`` is a
 ``ShootPontoon-v0`` model and ``RUN/banker`` a ``ShootPontoonBanker-v0`` one, which ``python -m
 evaluate``, ``zoo:``, ``play`` and the league itself load as any other (safely: only tensors are read).
@@ -44,11 +44,11 @@ from typing import Any
 import numpy as np
 import yaml
 
+from shoot_pontoon_env.actions import ActionKind
 from shoot_pontoon_env.cli import Parser, UsageError, run
 from shoot_pontoon_env.engine.table import MAX_PLAYERS, MIN_PLAYERS
 from shoot_pontoon_env.multiagent import batched_env
 from shoot_pontoon_env.rules import get_rules
-from shoot_pontoon_env.actions import ActionKind
 from shoot_pontoon_env.seat.action_table import banker_action_table
 
 from . import table_folder as folder_files
