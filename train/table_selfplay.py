@@ -115,7 +115,8 @@ class RoleSettings:
     bank_gae_lambda: float | None = None
     """GAE's lambda at the banker's keep/sell decision (none: ``gae_lambda``; banker only). A low one
     values keeping by the value network at the next decision instead of by every chip of the rest of
-    the tenure, whose spread (Shoot bets, deal after deal) can hide a sale worth a chip."""
+    the tenure; in the big session game 0 and 0.7 kept at every Shoot, and 1 (with ``advantage_norm:
+    legal_actions``) moved the sale most (docs/RESULTS.md)."""
     advantage_norm: str = "minibatch"
     """``minibatch`` (SB3's PPO: advantages normalised over each minibatch) or ``legal_actions``
     (normalised over the update's samples separately for each set of legal actions, so a decision
@@ -137,8 +138,11 @@ class RoleSettings:
                 and all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 4096 for n in self.net_arch)):
             raise ValueError(f"{role}.net_arch = {self.net_arch!r}: expected a list of layer sizes in 1..4096")
         for name, low, high in (("learning_rate", 0.0, 1.0), ("ent_coef", 0.0, 10.0), ("gae_lambda", 0.0, 1.0),
-                                ("clip_range", 0.0, 1.0), ("vf_coef", 0.0, 100.0), ("max_grad_norm", 0.0, 1e6)):
+                                ("clip_range", 0.0, 1.0), ("vf_coef", 0.0, 100.0), ("max_grad_norm", 0.0, 1e6),
+                                ("bank_gae_lambda", 0.0, 1.0)):
             value = getattr(self, name)
+            if value is None and name == "bank_gae_lambda":
+                continue
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
                 raise ValueError(f"{role}.{name} = {value!r}: expected a number in {low}..{high}")
         for name in ("n_epochs", "minibatch"):
@@ -146,8 +150,6 @@ class RoleSettings:
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{role}.{name} = {value!r}: expected an int >= 1")
         lam = self.bank_gae_lambda
-        if lam is not None and (isinstance(lam, bool) or not isinstance(lam, (int, float)) or not 0.0 <= lam <= 1.0):
-            raise ValueError(f"{role}.bank_gae_lambda = {lam!r}: expected a number in 0.0..1.0 or null")
         if lam is not None and role != "banker":
             raise ValueError(f"{role}.bank_gae_lambda = {lam!r}: only the banker decides whether to keep the bank")
         if self.advantage_norm not in ADVANTAGE_NORMS:
