@@ -16,6 +16,7 @@ whose episode is still running waits for the next update.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -44,13 +45,72 @@ class Batch:
         return len(self.actions)
 
 
-@dataclass(frozen=True)
-class BankLambda:
-    """GAE's lambda at the banker's keep/sell decision, apart from its draws: ``actions``, the
-    banker's action indices that mark it (either legal)."""
+class DealMeans:
+    """The banker's mean chips over one kept deal at each state its keep/sell decision sees (the
+    Shoot, the reserve, and whether a deal is left to play): running means over about the last
+    ``window`` kept deals of each, so that they follow the players as they learn.
 
-    actions: tuple[int, ...]
-    gae_lambda: float
+    A keep/sell decision is worth a chip or two where one deal's chips spread over tens: its sampled
+    return is mostly the luck of the cards. With these means in place of each kept deal's chips it
+    is the tenure's path (which Shoots it met, when it ended) and not the cards' luck; its
+    expectation is the same wherever the means are exact (:meth:`SeatSamples.advantages`)."""
+
+    KEY_SIZE = 3
+
+    def __init__(self, window: int, min_count: int = 1_000) -> None:
+        self.window, self.min_count = int(window), min(int(min_count), int(window))
+        self.table: dict[tuple[float, ...], list[float]] = {}
+        """key -> [kept deals counted, mean chips]."""
+
+    def lookup(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each key's mean and whether it rests on ``min_count`` deals (if not, the sample's own chips
+        are used)."""
+        means = np.zeros(len(keys), dtype=np.float64)
+        known = np.zeros(len(keys), dtype=np.bool_)
+        if len(keys) == 0:
+            return means, known
+        unique, inverse = np.unique(keys, axis=0, return_inverse=True)
+        for u, key in enumerate(unique):
+            count, mean = self.table.get(tuple(key.tolist()), (0, 0.0))
+            at = inverse.reshape(-1) == u
+            means[at], known[at] = mean, count >= self.min_count
+        return means, known
+
+    def update(self, keys: np.ndarray, chips: np.ndarray) -> None:
+        """Add kept deals' chips, in order (a running mean whose weight stops falling at ``window``)."""
+        for key, value in zip(map(tuple, keys.tolist()), chips.tolist()):
+            entry = self.table.setdefault(key, [0, 0.0])
+            entry[0] += 1
+            entry[1] += (value - entry[1]) / min(entry[0], self.window)
+
+    def state(self) -> list[list[float]]:
+        """A JSON-able copy (a resume restores it)."""
+        return [[*key, count, mean] for key, (count, mean) in sorted(self.table.items())]
+
+    def restore(self, rows: Any) -> None:
+        size = self.KEY_SIZE + 2
+        if not (isinstance(rows, list) and all(isinstance(row, list) and len(row) == size
+                                               and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                       for v in row) for row in rows)):
+            raise ValueError(f"deal_means: expected a list of [{self.KEY_SIZE} key values, count, mean] rows")
+        self.table = {tuple(float(v) for v in row[:self.KEY_SIZE]): [int(row[-2]), float(row[-1])] for row in rows}
+
+
+@dataclass(frozen=True)
+class BankDecision:
+    """How the banker's keep/sell decision is trained, apart from its draws: ``keep`` and ``sell``,
+    its action indices in the banker's env; ``gae_lambda``, its own GAE lambda (none: the role's);
+    ``deal_means``, when given, its return along the tenure with each kept deal's chips replaced by
+    their mean at the decision's state (the sale's chips stay as they came)."""
+
+    keep: int
+    sell: int
+    gae_lambda: float | None = None
+    deal_means: DealMeans | None = None
+
+    @property
+    def actions(self) -> tuple[int, int]:
+        return (self.keep, self.sell)
 
 
 class SeatSamples:
@@ -93,11 +153,15 @@ class SeatSamples:
         self.done = np.zeros(capacity, dtype=np.bool_)
         self.of_episode = np.zeros(capacity, dtype=np.int64)
         self.of_step = np.zeros(capacity, dtype=np.int64)
+        self.held = np.zeros(capacity, dtype=np.float64)
+        """The part of a sample's reward that reached its seat before it (its first of the episode)."""
+        self.key = np.zeros((capacity, DealMeans.KEY_SIZE), dtype=np.float64)
+        """A banker decision's state as :class:`DealMeans` keys it (zeros where not given)."""
         self.obs = [np.zeros((capacity, size), dtype=np.float32) for size in self.obs_sizes]
         self.masks = [np.zeros((capacity, size), dtype=np.bool_) for size in self.mask_sizes]
 
     _PER_SAMPLE = ("table", "seat", "role", "row", "action", "logp", "value", "reward", "next", "done", "of_episode",
-                   "of_step")
+                   "of_step", "held", "key")
 
     def _grow(self, need: int) -> None:
         if need <= self.capacity:
@@ -113,8 +177,9 @@ class SeatSamples:
 
     # ------------------------------------------------------------------ the stream
     def add(self, tables: np.ndarray, seats: np.ndarray, role: int, obs: np.ndarray, masks: np.ndarray,
-            actions: np.ndarray, logp: np.ndarray, values: np.ndarray) -> None:
-        """One step's decisions of one role (each table at most once in a step)."""
+            actions: np.ndarray, logp: np.ndarray, values: np.ndarray, keys: np.ndarray | None = None) -> None:
+        """One step's decisions of one role (each table at most once in a step); ``keys``, the banker's
+        states as :class:`DealMeans` keys them, where its keep/sell decisions are trained by them."""
         k = len(tables)
         if k == 0:
             return
@@ -129,10 +194,11 @@ class SeatSamples:
         self.done[index] = False
         self.of_episode[index] = self.episode[tables]
         self.of_step[index] = self.step
+        self.key[index] = 0.0 if keys is None else keys
         previous = self.last[tables, seats]
         linked = previous >= 0
         self.next[previous[linked]] = index[linked]
-        self.reward[index] = self.pending[tables, seats]
+        self.reward[index] = self.held[index] = self.pending[tables, seats]
         self.pending[tables, seats] = 0.0
         self.last[tables, seats] = index
         self.n += k
@@ -172,20 +238,39 @@ class SeatSamples:
         n = self.n
         return self.of_episode[:n] < self.episode[self.table[:n]]
 
-    def advantages(self, gae_lambdas: tuple[float, float], bank: BankLambda | None = None
+    def advantages(self, gae_lambdas: tuple[float, float], bank: BankDecision | None = None
                    ) -> tuple[np.ndarray, np.ndarray]:
         """GAE (gamma 1: chips are not discounted within an episode) along each seat's chain, for the
         finished samples (``finished()``), with each role's lambda, or ``bank``'s at a keep/sell
-        decision; unfinished ones get zeros."""
+        decision; unfinished ones get zeros. With ``bank.deal_means`` a keep/sell decision's return is
+        instead the sum, over it and the keep/sell decisions after it in the episode, of each one's
+        chips to the next (the deal it kept, or the sale), a kept deal's being its mean where known."""
+        advantage, returns, _ = self._advantages(gae_lambdas, bank)
+        return advantage, returns
+
+    def _advantages(self, gae_lambdas: tuple[float, float], bank: BankDecision | None
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`advantages` and each sample's chips to its seat's next keep/sell decision (with what
+        reached the seat before its first decision, ``held``, which a kept deal's mean does not replace)."""
         n = self.n
         ready = np.flatnonzero(self.finished())
         advantage = np.zeros(n, dtype=np.float64)
         value = self.value[:n].astype(np.float64)
         lambdas = np.asarray(gae_lambdas, dtype=np.float64)[self.role[:n]]
+        at_bank = np.zeros(n, dtype=np.bool_)
         if bank is not None:
             banker = np.flatnonzero(self.role[:n] == 1)
-            at_bank = self.masks[1][self.row[banker]][:, list(bank.actions)].any(axis=1)
-            lambdas[banker[at_bank]] = bank.gae_lambda
+            at_bank[banker] = self.masks[1][self.row[banker]][:, list(bank.actions)].any(axis=1)
+            if bank.gae_lambda is not None:
+                lambdas[at_bank] = bank.gae_lambda
+        means = bank.deal_means if bank is not None else None
+        deal = np.zeros(n, dtype=np.float64)
+        """Chips from a sample to its seat's next keep/sell decision (or the episode's end)."""
+        later = np.zeros(n, dtype=np.float64)
+        """The return of the seat's next keep/sell decision after the sample (0: none)."""
+        if means is not None:
+            expected, known = means.lookup(self.key[:n])
+            use_mean = at_bank & known & (self.action[:n] == bank.keep)
         steps = self.of_step[ready]
         # a sample's next decision is at a later step: one vectorised pass per step, the last first
         bounds = np.flatnonzero(np.diff(steps)) + 1
@@ -193,16 +278,29 @@ class SeatSamples:
             nxt = self.next[block]
             go_on = (nxt >= 0) & ~self.done[block]
             j = np.where(go_on, nxt, 0)
+            reward = self.reward[block]
+            if means is not None:
+                deal[block] = reward + np.where(go_on & ~at_bank[j], deal[j], 0.0)
+                later[block] = np.where(go_on, np.where(at_bank[j], advantage[j] + value[j], later[j]), 0.0)
             following = np.where(go_on, value[j] + lambdas[block] * advantage[j], 0.0)
-            advantage[block] = self.reward[block] + following - value[block]
-        return advantage, advantage + value
+            advantage[block] = reward + following - value[block]
+            if means is not None:
+                mine = at_bank[block]
+                chips = np.where(use_mean[block], self.held[block] + expected[block], deal[block])
+                advantage[block] = np.where(mine, chips + later[block] - value[block], advantage[block])
+        return advantage, advantage + value, deal
 
-    def take_finished(self, gae_lambdas: tuple[float, float], bank: BankLambda | None = None) -> list[Batch]:
+    def take_finished(self, gae_lambdas: tuple[float, float], bank: BankDecision | None = None) -> list[Batch]:
         """The finished samples as one :class:`Batch` per role (removed from the store; the running
-        episodes' samples stay, renumbered)."""
-        advantage, returns = self.advantages(gae_lambdas, bank)
+        episodes' samples stay, renumbered); their kept deals' chips join ``bank.deal_means`` after
+        their advantages are taken."""
+        advantage, returns, deal = self._advantages(gae_lambdas, bank)
         n = self.n
         ready = self.finished()
+        if bank is not None and bank.deal_means is not None:
+            banker = np.flatnonzero(ready & (self.role[:n] == 1) & (self.action[:n] == bank.keep))
+            kept = banker[self.masks[1][self.row[banker]][:, list(bank.actions)].all(axis=1)]
+            bank.deal_means.update(self.key[kept], deal[kept] - self.held[kept])
         batches = []
         for r in range(len(ROLES)):
             pick = np.flatnonzero(ready & (self.role[:n] == r))

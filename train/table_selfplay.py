@@ -49,12 +49,13 @@ from shoot_pontoon_env.cli import Parser, UsageError, run
 from shoot_pontoon_env.engine.table import MAX_PLAYERS, MIN_PLAYERS
 from shoot_pontoon_env.multiagent import batched_env
 from shoot_pontoon_env.rules import get_rules
+from shoot_pontoon_env.seat import encoding as enc
 from shoot_pontoon_env.seat.action_table import banker_action_table
 
 from . import table_folder as folder_files
 from .config import apply_overrides, check_run_name, claim_folder, read_mapping
 from .seat_roles import CHIP_SCALE, IGNORABLE, RoleSpace, fold_scale, role_space
-from .seat_samples import ROLES, BankLambda, Batch, SeatSamples
+from .seat_samples import ROLES, BankDecision, Batch, DealMeans, SeatSamples
 
 LOGGED = ("policy_gradient_loss", "value_loss", "entropy_loss", "loss", "approx_kl", "clip_fraction")
 """What an update logs to TensorBoard under ``ROLE/NAME`` (SB3's PPO's ``train/NAME``), with
@@ -117,6 +118,16 @@ class RoleSettings:
     values keeping by the value network at the next decision instead of by every chip of the rest of
     the tenure; in the big session game 0 and 0.7 kept at every Shoot, and 1 (with ``advantage_norm:
     legal_actions``) moved the sale most (docs/RESULTS.md)."""
+    bank_ent_coef: float | None = None
+    """Weight of the entropy bonus at the banker's keep/sell decision (none: ``ent_coef``; banker only).
+    A saved banker is played at its most likely answer, so training may keep both answers sampled: where
+    the right one changes as the punters learn (keeping pays against early punters, selling against
+    later ones), a decision that stopped sampling the other cannot see it."""
+    bank_deal_window: int | None = None
+    """None, or train the banker's keep/sell decision by its return along the tenure with each kept
+    deal's chips replaced by their running mean (over about this many kept deals) at the Shoot, reserve
+    and whether a deal is left (``seat_samples.DealMeans``; banker only, in place of ``bank_gae_lambda``):
+    the sale then learns from the tenure's path, not from the luck of its cards."""
     advantage_norm: str = "minibatch"
     """``minibatch`` (SB3's PPO: advantages normalised over each minibatch) or ``legal_actions``
     (normalised over the update's samples separately for each set of legal actions, so a decision
@@ -139,9 +150,9 @@ class RoleSettings:
             raise ValueError(f"{role}.net_arch = {self.net_arch!r}: expected a list of layer sizes in 1..4096")
         for name, low, high in (("learning_rate", 0.0, 1.0), ("ent_coef", 0.0, 10.0), ("gae_lambda", 0.0, 1.0),
                                 ("clip_range", 0.0, 1.0), ("vf_coef", 0.0, 100.0), ("max_grad_norm", 0.0, 1e6),
-                                ("bank_gae_lambda", 0.0, 1.0)):
+                                ("bank_gae_lambda", 0.0, 1.0), ("bank_ent_coef", 0.0, 10.0)):
             value = getattr(self, name)
-            if value is None and name == "bank_gae_lambda":
+            if value is None and name in ("bank_gae_lambda", "bank_ent_coef"):
                 continue
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
                 raise ValueError(f"{role}.{name} = {value!r}: expected a number in {low}..{high}")
@@ -149,9 +160,16 @@ class RoleSettings:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{role}.{name} = {value!r}: expected an int >= 1")
-        lam = self.bank_gae_lambda
-        if lam is not None and role != "banker":
-            raise ValueError(f"{role}.bank_gae_lambda = {lam!r}: only the banker decides whether to keep the bank")
+        window = self.bank_deal_window
+        if window is not None and (isinstance(window, bool) or not isinstance(window, int) or window < 1):
+            raise ValueError(f"{role}.bank_deal_window = {window!r}: expected null or an int >= 1")
+        for name in ("bank_gae_lambda", "bank_ent_coef", "bank_deal_window"):
+            if getattr(self, name) is not None and role != "banker":
+                raise ValueError(f"{role}.{name} = {getattr(self, name)!r}: only the banker decides whether to keep "
+                                 "the bank")
+        if window is not None and self.bank_gae_lambda is not None:
+            raise ValueError(f"{role}.bank_gae_lambda = {self.bank_gae_lambda!r} and bank_deal_window = {window!r}: "
+                             "the deal means replace the keep/sell decision's GAE (set one of the two)")
         if self.advantage_norm not in ADVANTAGE_NORMS:
             raise ValueError(f"{role}.advantage_norm = {self.advantage_norm!r}: expected one of {list(ADVANTAGE_NORMS)}")
         scale = self.chip_scale
@@ -361,6 +379,11 @@ class Learner:
                                  policy_kwargs={"net_arch": list(settings.net_arch)}, seed=seed, device="cpu",
                                  verbose=0)
         self.policy = self.model.policy
+        self.bank_actions: list[int] = []
+        """The keep and sell actions, where the keep/sell decision has its own entropy weight."""
+        if settings.bank_ent_coef is not None:
+            kinds = banker_action_table().indices_by_kind()
+            self.bank_actions = [*kinds[ActionKind.KEEP_BANK], *kinds[ActionKind.SELL_BANK]]
         self.decisions = 0
         self.updates = 0
 
@@ -405,6 +428,10 @@ class Learner:
         old_logp = torch.as_tensor(batch.logp)
         returns = torch.as_tensor(batch.returns)
         n = len(batch)
+        ent_weights = None
+        if self.bank_actions:
+            at_bank = torch.as_tensor(batch.masks[:, self.bank_actions].all(axis=1))
+            ent_weights = torch.where(at_bank, float(s.bank_ent_coef), float(s.ent_coef)).float()
         logged: dict[str, list[float]] = {name: [] for name in LOGGED}
         for _ in range(s.n_epochs):
             order = rng.permutation(n)
@@ -422,7 +449,9 @@ class Learner:
                 ratio = torch.exp(logp - old_logp[pick])
                 policy_loss = -torch.min(adv * ratio, adv * torch.clamp(ratio, 1 - s.clip_range, 1 + s.clip_range)).mean()
                 value_loss = torch.nn.functional.mse_loss(returns[pick], values)
-                loss = policy_loss + s.vf_coef * value_loss - s.ent_coef * entropy.mean()
+                bonus = (s.ent_coef * entropy.mean() if ent_weights is None
+                         else (ent_weights[pick] * entropy).mean())
+                loss = policy_loss + s.vf_coef * value_loss - bonus
                 self.policy.optimizer.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(self.policy.parameters(), s.max_grad_norm)
@@ -494,12 +523,23 @@ class Learner:
         return folder / "model.zip"
 
 
-def bank_lambda(settings: RoleSettings) -> BankLambda | None:
-    """The banker's keep/sell decision's own lambda, marked by its actions in the banker's env."""
-    if settings.bank_gae_lambda is None:
+def bank_decision(settings: RoleSettings) -> BankDecision | None:
+    """How the banker's keep/sell decision is trained apart from its draws (none: as they are),
+    marked by its actions in the banker's env."""
+    if settings.bank_gae_lambda is None and settings.bank_deal_window is None:
         return None
     kinds = banker_action_table().indices_by_kind()
-    return BankLambda(kinds[ActionKind.KEEP_BANK] + kinds[ActionKind.SELL_BANK], float(settings.bank_gae_lambda))
+    (keep,), (sell,) = kinds[ActionKind.KEEP_BANK], kinds[ActionKind.SELL_BANK]
+    lam = None if settings.bank_gae_lambda is None else float(settings.bank_gae_lambda)
+    means = None if settings.bank_deal_window is None else DealMeans(settings.bank_deal_window)
+    return BankDecision(keep, sell, lam, means)
+
+
+def bank_keys(rows: np.ndarray) -> np.ndarray:
+    """The banker's states as ``DealMeans`` keys them, read from its flat rows: the Shoot, the reserve
+    (in base stakes) and whether no deal is left (keeping the bank then plays none)."""
+    return np.stack([rows[:, enc.CHIP_SHOOT], rows[:, enc.CHIP_RESERVE],
+                     (rows[:, enc.EPISODE.start] <= 0.0).astype(np.float64)], axis=1).astype(np.float64)
 
 
 # --------------------------------------------------------------------------- the tables
@@ -551,7 +591,7 @@ class TableSelfPlay:
         sizes = tuple(int(self.spaces[r].observation_space.shape[0]) for r in ROLES)
         actions = tuple(len(self.spaces[r].indices) for r in ROLES)
         self.samples = SeatSamples(self.tables.num_tables, config.num_players, sizes, actions)
-        self.bank_lambda = bank_lambda(self.settings["banker"])
+        self.bank_decision = bank_decision(self.settings["banker"])
         self.history: list[dict[str, Any]] = []
         self.episodes = 0
         self.sessions = 0
@@ -611,7 +651,8 @@ class TableSelfPlay:
                 learner = self.learners[role]
                 chosen, logp, values = learner.act(inputs, role_masks, self.rng)
                 actions[mine] = space.indices[chosen]
-                self.samples.add(first + mine, seats[mine], r, inputs, role_masks, chosen, logp, values)
+                keys = bank_keys(obs[mine]) if role == "banker" and self.deal_means is not None else None
+                self.samples.add(first + mine, seats[mine], r, inputs, role_masks, chosen, logp, values, keys)
                 learner.decisions += len(mine)
             for k in np.unique(owner[in_role & (owner != LEARNER)]):
                 theirs = asked[in_role & (owner == k)]
@@ -692,7 +733,7 @@ class TableSelfPlay:
         while generation < config.generations:
             self.collect(config.rollout_steps, state)
             batches = self.samples.take_finished(tuple(self.settings[role].gae_lambda for role in ROLES),
-                                                 self.bank_lambda)
+                                                 self.bank_decision)
             self._update(batches)
             done = self.decisions()
             if done >= per_generation * (generation + 1) or done >= config.total_decisions:
@@ -715,7 +756,8 @@ class TableSelfPlay:
         """What a resume restores besides the networks (``generations/N/trainer.json``)."""
         return {"generation": generation, "episodes": self.episodes, "sessions": self.sessions,
                 "decisions": {r: self.learners[r].decisions for r in ROLES},
-                "updates": {r: self.learners[r].updates for r in ROLES}, "rng": self.rng.bit_generator.state}
+                "updates": {r: self.learners[r].updates for r in ROLES}, "rng": self.rng.bit_generator.state,
+                **({"deal_means": self.deal_means.state()} if self.deal_means is not None else {})}
 
     def restore(self) -> int:
         """Continue the run in ``run_dir`` after its last complete generation: the networks, their
@@ -744,6 +786,11 @@ class TableSelfPlay:
             self.learners[role].updates = state["updates"][role]
         self.episodes = state["episodes"]
         self.sessions = state.get("sessions", 0)  # a run of before session_per_bank
+        if self.deal_means is not None:
+            try:
+                self.deal_means.restore(state.get("deal_means", []))
+            except ValueError as error:
+                raise ValueError(f"{run_dir}: generation {last}'s {error}") from None
         try:
             self.rng.bit_generator.state = state["rng"]
         except (TypeError, ValueError, KeyError) as error:
@@ -757,6 +804,10 @@ class TableSelfPlay:
               f"({self.decisions()} decisions)", file=sys.stderr)
         self.generation = last
         return last
+
+    @property
+    def deal_means(self) -> DealMeans | None:
+        return self.bank_decision.deal_means if self.bank_decision is not None else None
 
     def decisions(self) -> int:
         return sum(learner.decisions for learner in self.learners.values())

@@ -139,9 +139,14 @@ def test_a_session_run_ends_sessions_within_episodes_and_its_pair_plays_whole_se
     ("banker.bank_gae_lambda=1.5", "banker.bank_gae_lambda = 1.5"),
     ("punter.bank_gae_lambda=0.0", "punter.bank_gae_lambda = 0.0: only the banker"),
     ("banker.advantage_norm=batch", "banker.advantage_norm = 'batch'"),
+    ("banker.bank_deal_window=0", "banker.bank_deal_window = 0"),
+    ("banker.bank_ent_coef=-1", "banker.bank_ent_coef = -1"),
+    ("punter.bank_ent_coef=0.1", "punter.bank_ent_coef = 0.1: only the banker"),
+    ("punter.bank_deal_window=1000", "punter.bank_deal_window = 1000: only the banker"),
+    ("banker.bank_deal_window=1000 banker.bank_gae_lambda=1.0", "set one of the two"),
 ])
 def test_bad_session_settings_are_one_line(override, words, capsys):
-    assert main(["--config", CONFIG, "--set", override]) == 2
+    assert main(["--config", CONFIG, "--set", *override.split()]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and err.startswith("error:") and words in err, err
 
@@ -157,12 +162,12 @@ def test_the_keep_or_sell_decision_has_its_own_lambda(tmp_path):
     selfplay.collect(64, state)
     samples = selfplay.samples
     lambdas = tuple(selfplay.settings[role].gae_lambda for role in ("punter", "banker"))
-    own, _ = samples.advantages(lambdas, selfplay.bank_lambda)
+    own, _ = samples.advantages(lambdas, selfplay.bank_decision)
     shared, _ = samples.advantages(lambdas)
     n = samples.n
     banker = np.flatnonzero((samples.role[:n] == 1) & samples.finished())
-    at_bank = banker[samples.masks[1][samples.row[banker]][:, list(selfplay.bank_lambda.actions)].any(axis=1)]
-    assert selfplay.bank_lambda.actions == (2, 3) and len(at_bank) > 50
+    at_bank = banker[samples.masks[1][samples.row[banker]][:, list(selfplay.bank_decision.actions)].any(axis=1)]
+    assert selfplay.bank_decision.actions == (2, 3) and len(at_bank) > 50
     nxt, done = samples.next[at_bank], samples.done[at_bank]
     go_on = (nxt >= 0) & ~done
     value = samples.value[:n].astype(np.float64)
@@ -176,9 +181,135 @@ def test_the_keep_or_sell_decision_has_its_own_lambda(tmp_path):
     np.testing.assert_array_equal(own[punter], shared[punter])
     # and the banker learns from them with its advantages normalised per set of legal actions
     before = [w.detach().clone() for w in selfplay.learners["banker"].policy.parameters()]
-    selfplay._update(samples.take_finished(lambdas, selfplay.bank_lambda))
+    selfplay._update(samples.take_finished(lambdas, selfplay.bank_decision))
     after = list(selfplay.learners["banker"].policy.parameters())
     assert any(not np.allclose(a.detach().numpy(), b.numpy()) for a, b in zip(after, before))
+
+
+def walk(samples, start: int) -> list[int]:
+    """A seat's samples from ``start`` to the end of its episode, in order."""
+    chain = [start]
+    while samples.next[chain[-1]] >= 0 and not samples.done[chain[-1]]:
+        chain.append(int(samples.next[chain[-1]]))
+    return chain
+
+
+def test_the_keep_or_sell_decision_learns_from_the_mean_chips_of_the_deals_it_keeps(tmp_path):
+    """With ``bank_deal_window`` a keep/sell decision's return is, over it and the keep/sell decisions
+    after it in the tenure, each one's chips to the next, a kept deal's being its mean at the decision's
+    Shoot, reserve and last-deal flag once that rests on enough deals; a sale's its own chips. Before
+    any mean is known it is every chip of the rest of the tenure; a keep after the last deal plays none."""
+    from train.seat_samples import DealMeans
+
+    selfplay = tiny(tmp_path, "banker.bank_deal_window=50", "deals_per_episode=6")
+    selfplay.snapshots.append({role: selfplay.learners[role].frozen() for role in ("punter", "banker")})
+    selfplay.draw_owners(np.arange(selfplay.tables.num_tables))
+    state = [env.reset(seed=5) for env in selfplay.tables.envs]
+    selfplay.collect(96, state)
+    samples, bank = selfplay.samples, selfplay.bank_decision
+    assert selfplay.deal_means is bank.deal_means and bank.gae_lambda is None and bank.deal_means.table == {}
+    lambdas = tuple(selfplay.settings[role].gae_lambda for role in ("punter", "banker"))
+    n = samples.n
+    value = samples.value[:n].astype(np.float64)
+    banker = np.flatnonzero((samples.role[:n] == 1) & samples.finished())
+    at_bank = banker[samples.masks[1][samples.row[banker]][:, list(bank.actions)].all(axis=1)]
+    kept = at_bank[samples.action[at_bank] == bank.keep]
+    assert len(at_bank) > 50 and len(kept) > 20 and (samples.action[at_bank] == bank.sell).any()
+
+    def deal_chips(i: int) -> float:  # the chips from a keep/sell decision to the next one
+        chain = walk(samples, i)
+        stop = next((k for k, j in enumerate(chain[1:], 1) if j in set(at_bank.tolist())), len(chain))
+        return float(samples.reward[chain[:stop]].sum())
+
+    def kept_deal(i: int) -> float:  # less what reached a tenure's first decision before it
+        return deal_chips(i) - samples.held[i]
+
+    # no mean known yet: the rest of the tenure's chips, as GAE with lambda 1 along the banker's chain
+    advantage, returns = samples.advantages(lambdas, bank)
+    for i in at_bank:
+        np.testing.assert_allclose(returns[i], samples.reward[walk(samples, i)].sum(), atol=1e-9)
+    last = kept[samples.key[kept, 2] == 1.0]
+    assert len(last) > 0 and all(kept_deal(i) == 0.0 for i in last)  # after the last deal: no deal played
+    assert any(samples.held[i] != 0.0 for i in at_bank)  # the chips of a deal before the tenure's first decision
+    assert any(kept_deal(i) != 0.0 for i in kept[samples.key[kept, 2] == 0.0])
+    np.testing.assert_array_equal(samples.key[kept, 0], samples.obs[1][samples.row[kept], enc.CHIP_SHOOT]
+                                  / selfplay.spaces["banker"].scale[enc.CHIP_SHOOT])
+    # made-up means at every key the kept decisions met: each kept deal is worth its key's mean
+    keys = {tuple(k) for k in samples.key[kept].tolist()}
+    made_up = {key: 0.25 * (1 + index) for index, key in enumerate(sorted(keys))}
+    bank.deal_means.table = {key: [50, mean] for key, mean in made_up.items()}
+    advantage, returns = samples.advantages(lambdas, bank)
+    bank_set = set(at_bank.tolist())
+    for i in at_bank:
+        expected = sum(samples.held[j] + made_up[tuple(samples.key[j].tolist())] if samples.action[j] == bank.keep
+                       else deal_chips(j) for j in walk(samples, i) if j in bank_set)
+        np.testing.assert_allclose(returns[i], expected, atol=1e-9)
+        np.testing.assert_allclose(advantage[i], expected - value[i], atol=1e-9)
+    # a mean on too few deals is not used: that key's kept deals are their own chips again
+    key = tuple(samples.key[kept[0]].tolist())
+    bank.deal_means.table[key][0] = bank.deal_means.min_count - 1
+    _, partly = samples.advantages(lambdas, bank)
+    assert partly[kept[0]] != returns[kept[0]]
+    # taking the samples adds their kept deals to the means (a fresh one: count and mean per key)
+    fresh = DealMeans(window=50, min_count=1)
+    bank = type(bank)(bank.keep, bank.sell, None, fresh)
+    chips = {}
+    for i in kept:
+        chips.setdefault(tuple(samples.key[i].tolist()), []).append(kept_deal(i))
+    selfplay._update(samples.take_finished(lambdas, bank))
+    assert len(chips) > 3 and all(len(values) <= 50 for values in chips.values())
+    for key, values in chips.items():
+        count, mean = fresh.table[key]
+        assert count == len(values)
+        np.testing.assert_allclose(mean, np.mean(values), atol=1e-9)
+    restored = DealMeans(window=50)
+    restored.restore(fresh.state())
+    assert restored.table == fresh.table
+
+
+def test_the_keep_or_sell_decision_has_its_own_entropy_weight(tmp_path):
+    """``bank_ent_coef`` weighs the entropy of the keep/sell decision apart from the draws': equal to
+    ``ent_coef`` it updates the network as before; large, with no advantage to follow, it raises that
+    decision's entropy more than the draws' weight alone does."""
+    import dataclasses
+
+    import torch
+
+    from train.table_selfplay import Learner
+
+    selfplay = tiny(tmp_path, "banker.advantage_norm=legal_actions")
+    selfplay.draw_owners(np.arange(selfplay.tables.num_tables))
+    state = [env.reset(seed=7) for env in selfplay.tables.envs]
+    selfplay.collect(64, state)
+    lambdas = tuple(selfplay.settings[role].gae_lambda for role in ("punter", "banker"))
+    batch = selfplay.samples.take_finished(lambdas)[1]
+    at_bank = batch.masks[:, [2, 3]].all(axis=1)
+    assert at_bank.sum() > 30 and (~at_bank).sum() > 30
+    batch.advantages[:] = 0.0  # the entropy and value losses alone move the network
+    space, settings = selfplay.spaces["banker"], selfplay.settings["banker"]
+
+    def updated(**change) -> Learner:
+        learner = Learner(space, dataclasses.replace(settings, **change), seed=3)
+        with torch.no_grad():  # a banker that all but always keeps: its keep/sell entropy is low
+            learner.policy.action_net.bias[2] += 4.0
+        learner.update(batch, 0.0, np.random.default_rng(0))
+        return learner
+
+    def entropy(learner: Learner) -> np.ndarray:
+        with torch.no_grad():
+            logits, _ = learner.forward(torch.as_tensor(batch.obs), torch.as_tensor(batch.masks))
+            log_p = torch.log_softmax(logits, dim=1)
+            return (-(log_p.exp() * log_p).sum(dim=1)).numpy()
+
+    shared = updated()
+    assert shared.bank_actions == []
+    same = updated(bank_ent_coef=settings.ent_coef)
+    assert same.bank_actions == [2, 3]
+    for a, b in zip(shared.policy.parameters(), same.policy.parameters()):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), atol=1e-6)
+    large = updated(bank_ent_coef=5.0)
+    assert entropy(shared)[at_bank].mean() < 0.2
+    assert entropy(large)[at_bank].mean() > entropy(shared)[at_bank].mean() + 0.05
 
 
 def test_the_sales_are_compared_with_the_best_sale_rule_of_the_chain():
