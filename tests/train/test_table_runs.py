@@ -85,12 +85,14 @@ def test_a_budget_below_a_rollout_per_generation_is_refused(capsys):
 
 def test_an_interrupted_run_resumes_from_its_last_generation(tmp_path, monkeypatch, capsys):
     run = tmp_path / "tiny-seed0"
+    args = tiny(tmp_path, generations=3) + ["banker.bank_deal_window=50"]  # the sale's deal means resume too
     collect = TableSelfPlay.collect
     caught: dict = {}
 
     def interrupted(self, steps, state):  # Ctrl-C at the first step after generation 1 is complete
         if (run / "generations" / "1" / "trainer.json").is_file():
             caught.update(rng=copy.deepcopy(self.rng.bit_generator.state), decisions=self.decisions(),
+                          deal_means=copy.deepcopy(self.deal_means.table),
                           weights={r: copy.deepcopy(self.learners[r].policy.state_dict())
                                    for r in ("punter", "banker")},
                           adam={r: copy.deepcopy(self.learners[r].policy.optimizer.state_dict()["state"])
@@ -99,18 +101,19 @@ def test_an_interrupted_run_resumes_from_its_last_generation(tmp_path, monkeypat
         return collect(self, steps, state)
 
     monkeypatch.setattr(TableSelfPlay, "collect", interrupted)
-    assert main(tiny(tmp_path, generations=3)) == 130
+    assert main(args) == 130
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "1 complete generation(s)" in err[0] and "--resume" in err[0], err
     assert [r["generation"] for r in history(run)] == [0, 1]
     monkeypatch.setattr(TableSelfPlay, "collect", collect)
 
     # the restored trainer is the interrupted one at generation 1, to the bit
-    config = load_table_selfplay_config(None, tiny(tmp_path, generations=3)[1:])
+    config = load_table_selfplay_config(None, args[1:])
     restored = TableSelfPlay(config)
     assert restored.restore() == 1
     assert restored.rng.bit_generator.state == caught["rng"] and restored.decisions() == caught["decisions"]
     assert len(restored.snapshots) == 1
+    assert len(caught["deal_means"]) > 1 and restored.deal_means.table == caught["deal_means"]
     for role in ("punter", "banker"):
         learner = restored.learners[role]
         for name, tensor in learner.policy.state_dict().items():
@@ -123,7 +126,7 @@ def test_an_interrupted_run_resumes_from_its_last_generation(tmp_path, monkeypat
     partial = run / "generations" / "2" / "punter"  # a generation the interrupt cut short
     partial.mkdir(parents=True)
     (partial / "model.zip").write_bytes(b"half")
-    assert main(tiny(tmp_path, generations=3) + ["--resume"]) == 0
+    assert main(args + ["--resume"]) == 0
     rows = history(run)
     assert [r["generation"] for r in rows] == [0, 1, 2, 3] and generation_names(run) == ["1", "2", "3"]
     assert sum(rows[1]["decisions"].values()) == caught["decisions"]
@@ -131,7 +134,7 @@ def test_an_interrupted_run_resumes_from_its_last_generation(tmp_path, monkeypat
     assert (partial / "model.zip").read_bytes() != b"half"
     assert "continues after generation 1 of 3" in capsys.readouterr().err
 
-    assert main(tiny(tmp_path, generations=3) + ["--resume"]) == 2
+    assert main(args + ["--resume"]) == 2
     assert "holds a finished run" in one_error_line(capsys)
 
 
