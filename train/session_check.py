@@ -105,7 +105,12 @@ def bank_check(chain: Any, play: SessionPlay, initial: int, as_itself: SessionPl
 def sales_check(chain: Any, play: SessionPlay, price: int) -> dict[str, Any]:
     """Each keep-or-sell decision against the exact rule (ties, where keeping is worth exactly the price,
     agree either way; after the episode's last deal keeping is worth nothing more). A decision at a Shoot
-    the chain cannot reach (the engine's play and the model's differ there) is counted, not compared."""
+    the chain cannot reach (the engine's play and the model's differ there) is counted, not compared.
+
+    The exact rule may answer differently at one Shoot with different deals left, which a banker blind
+    to the clock cannot follow: ``blind_best`` is, at each Shoot, the agreement of the best answer that
+    reads the Shoot alone (the ceiling of such a banker there). ``regret`` is the chips a decision gives
+    up against the exact rule (0 where it agrees), beside those of always keeping and always selling."""
     known = chain.laws.shoots
     inside = np.array([int(s) in known for s in play.bank_shoot], dtype=bool)
     shoot, left, sold = play.bank_shoot[inside], play.bank_left[inside], play.bank_sold[inside]
@@ -115,19 +120,26 @@ def sales_check(chain: Any, play: SessionPlay, price: int) -> dict[str, Any]:
     best_sell = price > keep
     tie = np.isclose(keep, price, rtol=0.0, atol=1e-9)
     agree = (sold == best_sell) | tie
+    regret = np.where(agree, 0.0, np.abs(keep - price))
     asked = np.array([chain.sells(int(s)) for s in shoot], dtype=bool)
     by_shoot = {}
     for s in np.unique(shoot):
         at = shoot == s
+        blind = max(float((best_sell | tie)[at].mean()), float((~best_sell | tie)[at].mean()))
         by_shoot[int(s)] = {"decisions": int(at.sum()), "sold": float(sold[at].mean()),
                             "exact_sells": float(best_sell[at].mean()), "agree": float(agree[at].mean()),
+                            "blind_best": blind, "regret": float(regret[at].mean()),
                             "keep_value_min": float(keep[at].min()), "keep_value_max": float(keep[at].max())}
     shares = np.array([row["agree"] for row in by_shoot.values()])
+    ceiling = np.array([row["blind_best"] for row in by_shoot.values()])
     return {"decisions": int(len(agree)), "outside_the_chain": int((~inside).sum()),
             "outside_shoots": sorted({int(s) for s in play.bank_shoot[~inside]}), "price": price,
             "sold": float(sold.mean()),
             "exact_sells": float(best_sell.mean()), "agree": float(agree.mean()),
             "shoots_met": len(by_shoot), "shoots_agreeing": float((shares >= 0.9).mean()),
+            "blind_best_shoots_agreeing": float((ceiling >= 0.9).mean()),
+            "regret": float(regret.mean()), "regret_always_keep": float(np.maximum(price - keep, 0.0).mean()),
+            "regret_always_sell": float(np.maximum(keep - price, 0.0).mean()),
             "as_the_chain_asks": float((asked == sold).mean()), "by_shoot": by_shoot}
 
 
@@ -319,7 +331,9 @@ def summary(report: dict[str, Any]) -> str:
              f"{bank['engine_as_itself']:+.4f} +/- {bank['engine_as_itself_se']:.4f}",
              f"sales: {sales['decisions']:,} decisions, sold {sales['sold']:.4f}, the exact rule sells "
              f"{sales['exact_sells']:.4f}; agree {sales['agree']:.4f} of decisions, at {sales['shoots_agreeing']:.2%} "
-             f"of the {sales['shoots_met']} Shoots met (90% of decisions there)"]
+             f"of the {sales['shoots_met']} Shoots met (90% of decisions there; a banker blind to the clock at "
+             f"{sales['blind_best_shoots_agreeing']:.2%} at best); chips given up a decision {sales['regret']:.4f} "
+             f"(always keeping {sales['regret_always_keep']:.4f}, always selling {sales['regret_always_sell']:.4f})"]
     for row in report["bets"]["buckets"]:
         captured = "n/a" if row["captured"] is None else f"{row['captured']:.3f}"
         lines.append(f"Shoot {row['bucket']} (at {row['shoot']}): bets placed {row['bets_placed']:.3f}, mean "

@@ -316,7 +316,7 @@ def test_the_sales_are_compared_with_the_best_sale_rule_of_the_chain():
     from shoot_pontoon_env.players.strategies import make_strategy
     from shoot_pontoon_env.rules import SHOOT
     from shoot_pontoon_env.solver.session.chain import BankChain
-    from train.session_check import bank_check, sales_check
+    from train.session_check import bank_check, sales_check, summary
     from train.session_play import KEPT, SessionPlay
 
     chain = BankChain(SHOOT, make_strategy("tips"), make_strategy("shoot_aware"))  # tips never bets under 100
@@ -331,10 +331,22 @@ def test_the_sales_are_compared_with_the_best_sale_rule_of_the_chain():
     # selling with 3 deals left gives away a bank worth keep3 > 0; after the last deal either is right
     assert sales["agree"] == 0.75 and sales["exact_sells"] == 0.0 and sales["sold"] == 0.5
     assert sales["shoots_met"] == 1 and sales["shoots_agreeing"] == 0.0  # 75% of the decisions at 50: under 90%
+    # the one wrong answer gives away keep3 (of four decisions); never selling is right everywhere here
+    assert sales["regret"] == pytest.approx(keep3 / 4) and sales["regret_always_keep"] == 0.0
+    assert sales["regret_always_sell"] == pytest.approx((2 * keep3 + chain.keep_value(50, 1)) / 4)
+    assert sales["by_shoot"][50]["blind_best"] == 1.0 and sales["blind_best_shoots_agreeing"] == 1.0
+    # at a price between the bank's worth with 1 and 3 deals left the rule turns with the clock: a banker
+    # reading the Shoot alone is right at half of these decisions at best
+    keep1 = chain.keep_value(50, 1)
+    split = sales_check(chain, play, price=(keep1 + keep3) / 2)
+    assert split["exact_sells"] == 0.5 and split["by_shoot"][50]["blind_best"] == 0.5
+    assert split["blind_best_shoots_agreeing"] == 0.0
     assert sales["as_the_chain_asks"] == 0.5  # shoot_aware keeps a bank of 50 when the chain asks it
     bank = bank_check(chain, play, 50, as_itself=play)
     assert bank["z"] == pytest.approx(0.0, abs=1e-12) and bank["exact"] == pytest.approx(4 * chain.laws(50).banker_gain)
     assert bank["engine_as_itself"] == bank["engine"] and bank["engine_as_itself_sale_chance"] == 0.0
+    text = summary({"bank": bank, "sales": sales, "bets": {"buckets": []}}).splitlines()[1]
+    assert f"chips given up a decision {keep3 / 4:.4f}" in text and "clock at 100.00% at best" in text, text
 
 
 def test_session_check_refuses_a_run_it_cannot_value_in_one_line(tmp_path, capsys):
