@@ -12,8 +12,10 @@ the pair's own per-deal play (``solver/session/chain.py``, every Shoot the episo
   ``engine_as_itself``);
 - **sales**: at every keep-or-sell decision the pair met, the exact rule (sell when the price beats the
   value of keeping the bank for the deals left, with the best sales after: ``BankChain.keep_value``)
-  against the banker's choice, by Shoot; and how often the banker's choice at the engine is the one the
-  chain asks it (its question shows no cards of the deal just played);
+  against the banker's choice, by Shoot, with the chips each decision gives up and the best agreement a
+  banker blind to the clock could reach (the rule may turn with the deals left); and how often the
+  banker's choice at the engine is the one the chain asks it (its question shows no cards of the deal just
+  played);
 - **Shoot bets**: by bucket of Shoot sizes, the chips the punter bets, and the share it captures of the
   optimum's Shoot part: against ``stand17`` (the banker the solver's optimum is computed against), the
   value the punter's Shoot bets add to its own play (the pair's value less that of the same punter
