@@ -382,8 +382,7 @@ class Learner:
         self.bank_actions: list[int] = []
         """The keep and sell actions, where the keep/sell decision has its own entropy weight."""
         if settings.bank_ent_coef is not None:
-            kinds = banker_action_table().indices_by_kind()
-            self.bank_actions = [*kinds[ActionKind.KEEP_BANK], *kinds[ActionKind.SELL_BANK]]
+            self.bank_actions = list(keep_and_sell())
         self.decisions = 0
         self.updates = 0
 
@@ -523,13 +522,19 @@ class Learner:
         return folder / "model.zip"
 
 
+def keep_and_sell() -> tuple[int, int]:
+    """The keep and sell actions' indices in the banker's env."""
+    kinds = banker_action_table().indices_by_kind()
+    (keep,), (sell,) = kinds[ActionKind.KEEP_BANK], kinds[ActionKind.SELL_BANK]
+    return keep, sell
+
+
 def bank_decision(settings: RoleSettings) -> BankDecision | None:
     """How the banker's keep/sell decision is trained apart from its draws (none: as they are),
     marked by its actions in the banker's env."""
     if settings.bank_gae_lambda is None and settings.bank_deal_window is None:
         return None
-    kinds = banker_action_table().indices_by_kind()
-    (keep,), (sell,) = kinds[ActionKind.KEEP_BANK], kinds[ActionKind.SELL_BANK]
+    keep, sell = keep_and_sell()
     lam = None if settings.bank_gae_lambda is None else float(settings.bank_gae_lambda)
     means = None if settings.bank_deal_window is None else DealMeans(settings.bank_deal_window)
     return BankDecision(keep, sell, lam, means)
