@@ -61,6 +61,10 @@ class DealMeans:
         self.window, self.min_count = int(window), min(int(min_count), int(window))
         self.table: dict[tuple[float, ...], list[float]] = {}
         """key -> [kept deals counted, mean chips]."""
+        self.since: dict[tuple[float, ...], list[float]] = {}
+        """key -> [kept deals, their chips summed] since :meth:`take_recent`: the plain means of a
+        generation, beside the running ones (a state met more rarely than ``window`` deals a generation
+        has a running mean that remembers the whole run)."""
 
     def lookup(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each key's mean and whether it rests on ``min_count`` deals (if not, the sample's own chips
@@ -82,6 +86,15 @@ class DealMeans:
             entry = self.table.setdefault(key, [0, 0.0])
             entry[0] += 1
             entry[1] += (value - entry[1]) / min(entry[0], self.window)
+            recent = self.since.setdefault(key, [0, 0.0])
+            recent[0] += 1
+            recent[1] += value
+
+    def take_recent(self) -> list[list[float]]:
+        """The kept deals since the last call, as [key values, count, plain mean] rows (then forgotten)."""
+        rows = [[*key, count, total / count] for key, (count, total) in sorted(self.since.items())]
+        self.since = {}
+        return rows
 
     def state(self) -> list[list[float]]:
         """A JSON-able copy (a resume restores it)."""

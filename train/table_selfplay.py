@@ -746,6 +746,8 @@ class TableSelfPlay:
                 paths = self.snapshot(generation)
                 saved = self.state(generation)
                 self.history.append(self.measure(generation, paths, time.perf_counter() - start))
+                if self.deal_means is not None:
+                    self.history[-1]["kept_deals"] = self.deal_means.take_recent()
                 self.finish_row()
                 folder_files.write_state(config.run_dir / folder_files.GENERATIONS / str(generation), saved)
         return generation

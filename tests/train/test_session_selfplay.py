@@ -265,6 +265,30 @@ def test_the_keep_or_sell_decision_learns_from_the_mean_chips_of_the_deals_it_ke
     restored = DealMeans(window=50)
     restored.restore(fresh.state())
     assert restored.table == fresh.table
+    # the plain means since the last look, beside the running ones (here the same: no key passed 50)
+    recent = {tuple(r[:3]): r[3:] for r in fresh.take_recent()}
+    assert recent.keys() == fresh.table.keys()
+    for key, (count, mean) in recent.items():
+        assert count == fresh.table[key][0]
+        np.testing.assert_allclose(mean, fresh.table[key][1], atol=1e-9)
+    assert fresh.take_recent() == []
+
+
+def test_a_running_deal_mean_forgets_past_its_window_and_the_plain_mean_of_a_generation_does_not():
+    """The running mean weighs each deal past the window's count alike (1/window); the plain mean since
+    the last look (a history row's ``kept_deals``) is every deal alike: a Shoot met by fewer deals than
+    the window has a running mean over the whole run."""
+    from train.seat_samples import DealMeans
+
+    means = DealMeans(window=2, min_count=1)
+    key = np.array([[3.25, 0.0, 0.0]])
+    for chips in (0.0, 0.0, 3.0):
+        means.update(key, np.array([chips]))
+    assert means.table[(3.25, 0.0, 0.0)] == [3, 1.5]  # 0, 0, then halfway to 3
+    assert means.take_recent() == [[3.25, 0.0, 0.0, 3, 1.0]]
+    wide = DealMeans(window=100, min_count=1)
+    wide.update(np.repeat(key, 3, axis=0), np.array([0.0, 0.0, 3.0]))
+    assert wide.table[(3.25, 0.0, 0.0)] == [3, 1.0]
 
 
 def test_the_keep_or_sell_decision_has_its_own_entropy_weight(tmp_path):

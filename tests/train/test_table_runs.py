@@ -131,6 +131,11 @@ def test_an_interrupted_run_resumes_from_its_last_generation(tmp_path, monkeypat
     assert [r["generation"] for r in rows] == [0, 1, 2, 3] and generation_names(run) == ["1", "2", "3"]
     assert sum(rows[1]["decisions"].values()) == caught["decisions"]
     assert sum(rows[2]["decisions"].values()) > caught["decisions"]
+    # each generation's own kept deals (a resume counts the deals after it), as plain means by key
+    kept = [rows[g]["kept_deals"] for g in (1, 2, 3)]
+    assert "kept_deals" not in rows[0] and all(len(row) > 1 and all(len(r) == 5 and r[3] >= 1 for r in row)
+                                               for row in kept)
+    assert sum(r[3] for r in kept[0]) == sum(count for count, _ in restored.deal_means.table.values())
     assert (partial / "model.zip").read_bytes() != b"half"
     assert "continues after generation 1 of 3" in capsys.readouterr().err
 
