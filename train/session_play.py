@@ -12,12 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 
 from shoot_pontoon_env.multiagent import batched_env
 from shoot_pontoon_env.rules import get_rules
 from shoot_pontoon_env.seat import encoding as enc
 
+from .seat_roles import ENV_IDS, sampling_actor
 from .table_measure import trained_actor
 
 KEPT, PASSED, SOLD = 0, 1, 2
@@ -51,15 +53,19 @@ class SessionPlay:
     bet_rank: np.ndarray | None = None
     """Each Shoot bet decision's lone card's rank (0 the Ace .. 12 the King) where the box holds one card
     (before the second card), else -1: whether the punter reads ranks where values would do."""
+    bank_deal: np.ndarray | None = None
+    """Each keep-or-sell decision's chips to the banker until its next one, the bank changing hands or
+    the episode's end (a keep: the deal it kept, none after the last deal; a sale: what the sale paid)."""
 
 
 def play_pair(run: Path, config: Any, episodes: int, seed: int, tables: int = 512,
-              sells: Callable[[int], bool] | None = None) -> SessionPlay:
+              sells: Callable[[int], bool] | None = None, sampled: tuple[str, ...] = ()) -> SessionPlay:
     """``episodes`` episodes of the run's final punter and banker (``run/punter``, ``run/banker``,
     deterministic, as a saved model plays), seat 0 holding the first bank; table i of chunk c dealt from
     ``seed + c``. ``sells``: the banker's keep-or-sell answer at each Shoot in place of its network's (the
     chain's question to it, which shows none of the deal just played), so that the sessions are of the
-    banker the chain values."""
+    banker the chain values. ``sampled``: roles whose every answer is drawn from their policy, as in
+    training, in place of their likeliest."""
     kwargs = config.table_kwargs()
     unit = get_rules(config.rules).base_stake
     deals = config.deals_per_episode
@@ -72,11 +78,15 @@ def play_pair(run: Path, config: Any, episodes: int, seed: int, tables: int = 51
     chips_of = np.zeros(len(labels), dtype=np.int64)
     chips_of[bet_index] = [bet_chips[i] for i in bet_index]
     rng = np.random.default_rng(seed)
-    actors = {role: trained_actor(str(run / role), role, seat_table, config.role_env_kwargs(role), rng)
+    unknown = sorted(set(sampled) - {"punter", "banker"})
+    if unknown:
+        raise ValueError(f"sampled roles {unknown}: expected punter, banker")
+    actors = {role: role_actor(run, role, seat_table, config.role_env_kwargs(role), rng, role in sampled)
               for role in ("punter", "banker")}
     rec: dict[str, list[np.ndarray]] = {k: [] for k in ("bank_shoot", "bank_left", "bank_sold", "bet_shoot",
                                                          "bet_point", "bet_chips", "first_net", "first_end",
                                                          "first_deals", "bet_rank")}
+    bank_deal: list[float] = []
     chunk = 0
     while chunk * tables < episodes:
         n = min(tables, episodes - chunk * tables)
@@ -88,6 +98,14 @@ def play_pair(run: Path, config: Any, episodes: int, seed: int, tables: int = 51
         end = np.full(n, KEPT, dtype=np.int64)
         played = np.zeros(n, dtype=np.int64)
         sold_last = np.zeros(n, dtype=np.bool_)
+        deal_of = np.full(n, -1, dtype=np.int64)  # each table's open keep-or-sell decision (-1: none)
+        deal_chips = np.zeros(n)
+        deal_seat = np.zeros(n, dtype=np.int64)
+
+        def close(at: np.ndarray) -> None:
+            for i in at[deal_of[at] >= 0]:
+                bank_deal[deal_of[i]] = float(deal_chips[i])
+            deal_of[at] = -1
         while open_.any():
             seats, masks, bankers = info["current_seat"], info["action_mask"], info["banker"]
             actions = np.full(n, -1, dtype=np.int64)
@@ -106,6 +124,10 @@ def play_pair(run: Path, config: Any, episodes: int, seed: int, tables: int = 51
                 rec["bank_shoot"].append(shoots)
                 rec["bank_left"].append(deals - info["deal"][decided])
                 rec["bank_sold"].append(actions[decided] == sell)
+                close(decided)
+                deal_of[decided] = len(bank_deal) + np.arange(len(decided))
+                bank_deal.extend([0.0] * len(decided))
+                deal_chips[decided], deal_seat[decided] = 0.0, bankers[decided]
             sold_last[decided] = actions[decided] == sell
             betting = punting[masks[punting][:, bet_index].any(axis=1)]
             if len(betting):
@@ -117,6 +139,8 @@ def play_pair(run: Path, config: Any, episodes: int, seed: int, tables: int = 51
             deal_before = info["deal"].copy()
             obs, rewards, terminations, _, info = env.step(actions)
             net += np.where(open_ & first, rewards[:, 0], 0.0) * unit
+            deal_chips += rewards[np.arange(n), deal_seat] * unit
+            close(np.flatnonzero((deal_of >= 0) & ((info["banker"] != deal_seat) | terminations)))
             moved = open_ & first & (info["banker"] != 0) & ~terminations
             end[moved] = np.where(sold_last[moved], SOLD, PASSED)
             played[moved] = deal_before[moved]
@@ -129,7 +153,18 @@ def play_pair(run: Path, config: Any, episodes: int, seed: int, tables: int = 51
         rec["first_deals"].append(played)
         chunk += 1
     arrays = {k: np.concatenate(v) if v else np.zeros(0) for k, v in rec.items()}
-    return SessionPlay(deals, episodes, **arrays)
+    return SessionPlay(deals, episodes, **arrays, bank_deal=np.array(bank_deal))
+
+
+def role_actor(run: Path, role: str, seat_table: Any, env_kwargs: dict[str, Any], rng: np.random.Generator,
+               sampled: bool) -> Any:
+    """The run's final model of ``role`` at the table: its likeliest answers, or (``sampled``) drawn."""
+    if not sampled:
+        return trained_actor(str(run / role), role, seat_table, env_kwargs, rng)
+    from agents import make_agent
+
+    env = gym.make(ENV_IDS[role], **env_kwargs)
+    return sampling_actor(make_agent(str(run / role), env), seat_table, env, rng)
 
 
 __all__ = ["KEPT", "PASSED", "SOLD", "SessionPlay", "play_pair"]

@@ -127,6 +127,18 @@ def test_a_session_run_ends_sessions_within_episodes_and_its_pair_plays_whole_se
     assert (always.first_deals == 1).all()  # sold after its first deal, or passed in it
     never = play_pair(run, config, 96, seed=5, tables=64, sells=lambda shoot: False)
     assert not never.bank_sold.any() and SOLD not in set(np.unique(never.first_end))
+    # each decision's chips to its banker until the next: a kept deal's, none after the last deal, a sale's price
+    assert len(never.bank_deal) == len(never.bank_shoot) and (never.bank_deal[never.bank_left == 0] == 0).all()
+    assert (never.bank_deal[never.bank_left > 0] != 0).mean() > 0.5
+    assert len(always.bank_deal) == len(always.bank_sold) and (always.bank_deal == 0).all()  # sold for 0
+    # as in training, each answer drawn from the policy with the Generator: the seed replays it
+    drawn = play_pair(run, config, 96, seed=5, tables=64, sampled=("punter", "banker"))
+    np.testing.assert_array_equal(play_pair(run, config, 96, seed=5, tables=64, sampled=("punter", "banker")).first_net,
+                                  drawn.first_net)
+    assert not np.array_equal(drawn.bet_chips[:50], play.bet_chips[:50]) or not np.array_equal(drawn.first_net,
+                                                                                               play.first_net)
+    with pytest.raises(ValueError, match=r"sampled roles \['dealer'\]: expected punter, banker"):
+        play_pair(run, config, 96, seed=5, tables=64, sampled=("dealer",))
 
 
 @pytest.mark.parametrize("override, words", [
