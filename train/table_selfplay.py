@@ -217,7 +217,10 @@ class TableSelfPlayConfig:
     out), not with what it would make as a punter afterwards."""
     groups: list[dict[str, Any]] = field(default_factory=default_groups)
     """Each: ``tables``, optional ``players`` (seat -> anchor the kernel plays), ``first_banker``
-    (a seat or ``random``; default 0), ``frozen_share`` (default 0: only the learner)."""
+    (a seat or ``random``; default 0), ``frozen_share`` (default 0: only the learner), ``initial_shoot``
+    (default: the rules'; the Shoot each new bank of the group's tables posts). A group posting another
+    Shoot is an exploring start: its sessions meet Shoot sizes that the posted one reaches rarely, at
+    which the deals, the rows and the value of keeping the bank are the same game's."""
     total_decisions: int = 20_000_000
     """Learner decisions of both roles together; at least ``generations`` whole rollouts (a
     generation ends with the rollout that reaches its share, so a smaller budget is refused)."""
@@ -277,10 +280,13 @@ class TableSelfPlayConfig:
         for i, group in enumerate(self.groups):
             if not isinstance(group, dict):
                 raise ValueError(f"groups[{i}] = {group!r}: expected a mapping with tables, players, ...")
-            unknown = sorted(set(group) - {"tables", "players", "first_banker", "frozen_share"})
+            unknown = sorted(set(group) - {"tables", "players", "first_banker", "frozen_share", "initial_shoot"})
             if unknown:
                 raise ValueError(f"groups[{i}]: unknown key(s) {unknown}: expected tables, players, first_banker, "
-                                 "frozen_share")
+                                 "frozen_share, initial_shoot")
+            posted = group.get("initial_shoot", 1)
+            if isinstance(posted, bool) or not isinstance(posted, int) or posted < 1:
+                raise ValueError(f"groups[{i}].initial_shoot = {posted!r}: expected a whole number of chips >= 1")
             share = group.get("frozen_share", 0.0)
             if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0.0 <= share < 1.0:
                 raise ValueError(f"groups[{i}].frozen_share = {share!r}: expected a number in 0..1 (1 excluded: "
@@ -548,6 +554,11 @@ def bank_keys(rows: np.ndarray) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- the tables
+def rules_mapping(rules: Any) -> dict[str, Any]:
+    """The run's ``rules`` (a preset's name or a mapping of rule fields) as a mapping to change fields of."""
+    return {"preset": rules} if isinstance(rules, str) else dict(rules)
+
+
 class TableGroups:
     """Every group's batched env, numbered as one range of tables, with each seat's holder."""
 
@@ -557,9 +568,12 @@ class TableGroups:
         start = 0
         for i, group in enumerate(config.groups):
             players = {int(s): p for s, p in (group.get("players") or {}).items()}
+            mine = dict(kwargs)
+            if "initial_shoot" in group:
+                mine["rules"] = {**rules_mapping(kwargs["rules"]), "initial_shoot": group["initial_shoot"]}
             try:
                 env = batched_env(group.get("tables"), first_banker=group.get("first_banker", 0), players=players,
-                                  **kwargs)
+                                  **mine)
             except ValueError as error:
                 raise ValueError(f"groups[{i}]: {error}") from None
             self.envs.append(env)

@@ -86,6 +86,28 @@ def test_a_flat_rows_chips_are_read_at_the_chip_scale_and_the_saved_model_reads_
     np.testing.assert_allclose(saved, trained, atol=1e-5)
 
 
+def test_a_group_posting_another_shoot_starts_its_sessions_there_and_plays_the_same_rows(tmp_path):
+    """``groups[].initial_shoot``: an exploring start. The group's new banks post that Shoot; the other
+    group's the rules'; the rows, actions and chips of a Shoot are the same game's."""
+    groups = ("groups=[{tables: 8, first_banker: random, frozen_share: 0.5}, "
+              "{tables: 8, first_banker: random, initial_shoot: 40}]")
+    selfplay = tiny(tmp_path, groups)
+    (plain, obs_a), (started, obs_b) = [(env, env.reset(seed=3)[0]) for env in selfplay.tables.envs]
+    from shoot_pontoon_env.rules import get_rules
+
+    unit = get_rules(selfplay.config.rules).base_stake
+    assert plain.action_table.labels == started.action_table.labels and obs_a.shape == obs_b.shape
+    assert (np.rint(obs_a[:, enc.CHIP_SHOOT] * unit) == 50).all()  # the shoot preset posts 50
+    assert (np.rint(obs_b[:, enc.CHIP_SHOOT] * unit) == 40).all()
+    state = [env.reset(seed=5) for env in selfplay.tables.envs]
+    selfplay.collect(16, state)  # both groups train together
+    assert selfplay.samples.n > 0
+    for bad, words in ((0, "groups[1].initial_shoot = 0: expected a whole number of chips >= 1"),
+                       (True, "groups[1].initial_shoot = True"), (500, "groups[1]: ")):
+        with pytest.raises(ValueError, match=words.replace("[", r"\[").replace("]", r"\]")):
+            tiny(tmp_path, groups.replace("initial_shoot: 40", f"initial_shoot: {bad}"))
+
+
 def test_a_bank_changing_hands_ends_every_seats_trajectory_there(tmp_path):
     selfplay = tiny(tmp_path)
     ended: list[np.ndarray] = []
