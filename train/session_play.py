@@ -12,14 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 
 from shoot_pontoon_env.multiagent import batched_env
 from shoot_pontoon_env.rules import get_rules
 from shoot_pontoon_env.seat import encoding as enc
 
-from .seat_roles import ENV_IDS, sampling_actor
 from .table_measure import trained_actor
 
 KEPT, PASSED, SOLD = 0, 1, 2
@@ -81,7 +79,8 @@ def play_pair(run: Path, config: Any, episodes: int, seed: int, tables: int = 51
     unknown = sorted(set(sampled) - {"punter", "banker"})
     if unknown:
         raise ValueError(f"sampled roles {unknown}: expected punter, banker")
-    actors = {role: role_actor(run, role, seat_table, config.role_env_kwargs(role), rng, role in sampled)
+    actors = {role: trained_actor(str(run / role), role, seat_table, config.role_env_kwargs(role), rng,
+                                  sampled=role in sampled)
               for role in ("punter", "banker")}
     rec: dict[str, list[np.ndarray]] = {k: [] for k in ("bank_shoot", "bank_left", "bank_sold", "bet_shoot",
                                                          "bet_point", "bet_chips", "first_net", "first_end",
@@ -154,17 +153,6 @@ def play_pair(run: Path, config: Any, episodes: int, seed: int, tables: int = 51
         chunk += 1
     arrays = {k: np.concatenate(v) if v else np.zeros(0) for k, v in rec.items()}
     return SessionPlay(deals, episodes, **arrays, bank_deal=np.array(bank_deal))
-
-
-def role_actor(run: Path, role: str, seat_table: Any, env_kwargs: dict[str, Any], rng: np.random.Generator,
-               sampled: bool) -> Any:
-    """The run's final model of ``role`` at the table: its likeliest answers, or (``sampled``) drawn."""
-    if not sampled:
-        return trained_actor(str(run / role), role, seat_table, env_kwargs, rng)
-    from agents import make_agent
-
-    env = gym.make(ENV_IDS[role], **env_kwargs)
-    return sampling_actor(make_agent(str(run / role), env), seat_table, env, rng)
 
 
 __all__ = ["KEPT", "PASSED", "SOLD", "SessionPlay", "play_pair"]

@@ -13,7 +13,7 @@ import numpy as np
 
 from shoot_pontoon_env.multiagent import batched_env
 
-from .seat_roles import ENV_IDS, Actor, agent_actor
+from .seat_roles import ENV_IDS, Actor, agent_actor, sampling_actor
 
 Z95 = 1.959964
 
@@ -90,14 +90,15 @@ def banker_returns(banker: Actor | str, punters: Actor, deals: int, seed: int, *
 
 
 def trained_actor(name: str, role: str, seat_table, env_kwargs: dict[str, Any], rng: np.random.Generator,
-                  model_env_kwargs: dict[str, Any] | None = None) -> Actor:
+                  model_env_kwargs: dict[str, Any] | None = None, sampled: bool = False) -> Actor:
     """A model (path or ``zoo:NAME``) of the role's env as a whole-table actor; ``model_env_kwargs``:
-    the env it was trained for, where that differs (``zoo:shoot_punter`` has one stake)."""
+    the env it was trained for, where that differs (``zoo:shoot_punter`` has one stake); ``sampled``: its
+    answers drawn as in training (``seat_roles.sampling_actor``), not its likeliest."""
     from agents import make_agent
 
     kwargs = env_kwargs if model_env_kwargs is None else model_env_kwargs
     env = gym.make(ENV_IDS[role], **kwargs)
-    return agent_actor(make_agent(name, env), seat_table, env, rng)
+    return (sampling_actor if sampled else agent_actor)(make_agent(name, env), seat_table, env, rng)
 
 
 def paired_bankers(banker: str, reference: str, punters: str, deals: int, seed: int,
