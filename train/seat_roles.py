@@ -147,12 +147,8 @@ def sampling_actor(agent: Any, seat_table: ActionTable, env: gym.Env, rng: np.ra
     base = env.unwrapped
     indices = seat_indices(seat_table, base.action_table, f"{agent.name} ({base.spec.id if base.spec else base})")
     trained = agent.trained
-    compact = trained.config.observation == "compact"
 
     def act(rows: np.ndarray, seat_masks: np.ndarray) -> np.ndarray:
-        masks = seat_masks[:, indices]
-        logits = trained.actor.logits(compact_observation(rows) if compact else rows)
-        noise = -np.log(-np.log(np.clip(rng.random(logits.shape), 1e-12, 1.0)))
-        return indices[np.argmax(np.where(masks, logits + noise, -np.inf), axis=1)]
+        return indices[trained.sample(rows, seat_masks[:, indices], rng)]
 
     return act

@@ -1,5 +1,5 @@
 """A trained policy's actor as plain numpy arrays: the layers the network computes its action logits
-with, and the deterministic action it takes, without torch.
+with, the deterministic action it takes and a sampled one (drawn with a numpy Generator), without torch.
 
 The package's loader rebuilds every model as SB3's ``ActorCriticPolicy`` (or sb3-contrib's maskable
 one) from a ``net_arch`` with SB3's defaults: a flatten feature extractor, tanh between the layers,
@@ -76,4 +76,17 @@ class ActorArrays:
         if self.masked:
             logits = np.where(np.asarray(action_masks, dtype=bool), logits, MASKED_LOGIT)
         actions = np.argmax(logits, axis=-1)
+        return int(actions) if actions.ndim == 0 else actions
+
+    def sample(self, observations: np.ndarray, action_masks: np.ndarray, rng: np.random.Generator) -> np.ndarray | int:
+        """An action drawn with the policy's chances (the softmax of its logits, over the legal actions
+        where the policy is maskable), by Gumbel-max with ``rng``: the stochastic policy PPO trains,
+        replayed by the Generator's seed (SB3's ``predict(deterministic=False)`` draws with torch's
+        global generator instead)."""
+        logits = self.logits(observations)
+        gumbel = -np.log(-np.log(np.clip(rng.random(logits.shape), np.finfo(np.float64).tiny, 1.0)))
+        noisy = logits + gumbel
+        if self.masked:
+            noisy = np.where(np.asarray(action_masks, dtype=bool), noisy, MASKED_LOGIT)
+        actions = np.argmax(noisy, axis=-1)
         return int(actions) if actions.ndim == 0 else actions

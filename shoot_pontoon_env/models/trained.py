@@ -86,17 +86,22 @@ class TrainedPolicy:
             observation = compact_observation(observation)
         return self.actor.act(observation, action_mask)
 
-    def predict(self, observations: np.ndarray, action_masks: np.ndarray,
-                deterministic: bool = True) -> np.ndarray:
-        """The policy's action for an observation of the env (or one per row of a batch), masked when
-        the algorithm reads masks."""
+    def sample(self, observations: np.ndarray, action_masks: np.ndarray, rng: np.random.Generator) -> np.ndarray | int:
+        """An action drawn with the policy's chances for an observation of the env (or one per row of a
+        batch), with ``rng`` (:meth:`ActorArrays.sample`)."""
+        if self.config.observation == "compact":
+            observations = compact_observation(observations)
+        return self.actor.sample(observations, action_masks, rng)
+
+    def predict(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """The policy's deterministic action for an observation of the env (or one per row of a batch),
+        by torch in one forward pass, masked when the algorithm reads masks."""
         if self.config.observation == "compact":
             observations = compact_observation(observations)
         if self.config.algo == "maskable_ppo":
-            actions, _ = self.policy.predict(observations, action_masks=action_masks,
-                                             deterministic=deterministic)
+            actions, _ = self.policy.predict(observations, action_masks=action_masks, deterministic=True)
         else:
-            actions, _ = self.policy.predict(observations, deterministic=deterministic)
+            actions, _ = self.policy.predict(observations, deterministic=True)
         return actions
 
 
@@ -114,7 +119,9 @@ class TrainedPlayer(ObservationPolicy):
     folder ``zoo``). The run's configuration is read safely at construction; the policy is rebuilt
     for the spaces of the env it is bound to (:meth:`bind`, which refuses a model whose weights do not
     fit that env). One decision at a time it plays its numpy actor (``choose``, what the batched
-    engine plays inside the kernel), a batch in one forward pass of torch (``choose_batch``)."""
+    engine plays inside the kernel), a batch in one forward pass of torch (``choose_batch``). With
+    ``deterministic=False`` it draws each action with the policy's chances by the numpy actor, with the
+    Generator it is handed: a seeded run replays."""
 
     batched = True
 
@@ -157,12 +164,16 @@ class TrainedPlayer(ObservationPolicy):
         trained = self._model()
         if self.deterministic:
             return trained.act(observation, action_mask)
-        return int(np.asarray(trained.predict(observation, action_mask, False)).reshape(-1)[0])
+        return int(trained.sample(observation, action_mask, rng))
 
     def choose_batch(self, observations: np.ndarray, action_masks: np.ndarray,
                      rng: np.random.Generator) -> np.ndarray:
-        """One forward pass of the policy for the whole batch."""
-        actions = self._model().predict(observations, action_masks, self.deterministic)
+        """One forward pass of the policy for the whole batch (sampling: each action drawn with ``rng``)."""
+        trained = self._model()
+        if self.deterministic:
+            actions = trained.predict(observations, action_masks)
+        else:
+            actions = trained.sample(observations, action_masks, rng)
         return np.asarray(actions, dtype=np.int64).reshape(len(observations))
 
     def kernel_network(self) -> tuple[ActorArrays, str] | None:
