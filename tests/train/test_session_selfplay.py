@@ -399,12 +399,38 @@ def test_the_sales_are_compared_with_the_best_sale_rule_of_the_chain():
     split = sales_check(chain, play, price=(keep1 + keep3) / 2)
     assert split["exact_sells"] == 0.5 and split["by_shoot"][50]["blind_best"] == 0.5
     assert split["blind_best_shoots_agreeing"] == 0.0
+    # its answers there agree at 50%, the most a banker blind to the clock can: at that ceiling
+    assert split["agree"] == 0.5 and split["shoots_agreeing_to_the_blind_ceiling"] == 1.0
+    assert sales["shoots_agreeing_to_the_blind_ceiling"] == 0.0  # 75% where 100% was open to it
+    assert sales["shoots_met_often"] == 1 and sales["shoots_met_often_agreeing"] == 0.0
     assert sales["as_the_chain_asks"] == 0.5  # shoot_aware keeps a bank of 50 when the chain asks it
     bank = bank_check(chain, play, 50, as_itself=play)
     assert bank["z"] == pytest.approx(0.0, abs=1e-12) and bank["exact"] == pytest.approx(4 * chain.laws(50).banker_gain)
     assert bank["engine_as_itself"] == bank["engine"] and bank["engine_as_itself_sale_chance"] == 0.0
     text = summary({"bank": bank, "sales": sales, "bets": {"buckets": []}}).splitlines()[1]
     assert f"chips given up a decision {keep3 / 4:.4f}" in text and "clock at 100.00% at best" in text, text
+
+
+def test_the_sales_read_among_the_shoots_met_often():
+    """A Shoot met by one decision of 1,001 counts as much as the other in the bar; among the Shoots met by
+    at least 0.1% of the decisions it is left out."""
+    from shoot_pontoon_env.players.strategies import make_strategy
+    from shoot_pontoon_env.rules import SHOOT
+    from shoot_pontoon_env.solver.session.chain import BankChain
+    from train.session_check import sales_check
+    from train.session_play import KEPT, SessionPlay
+
+    chain = BankChain(SHOOT, make_strategy("tips"), make_strategy("shoot_aware"))
+    chain.laws(60)  # known to the chain: tips bets nothing under 100, so keeping at 60 is worth its edge
+    assert chain.keep_value(60, 3) > 0 and chain.keep_value(50, 3) > 0
+    shoots = np.array([50] * 1000 + [60])
+    play = SessionPlay(deals=4, episodes=1001, bank_shoot=shoots, bank_left=np.full(1001, 3),
+                       bank_sold=shoots == 60, bet_shoot=np.zeros(0), bet_point=np.zeros(0), bet_chips=np.zeros(0),
+                       first_net=np.zeros(1001), first_end=np.full(1001, KEPT), first_deals=np.full(1001, 4))
+    sales = sales_check(chain, play, price=0)
+    assert sales["shoots_met"] == 2 and sales["shoots_agreeing"] == 0.5  # the sale at 60 gives a bank away
+    assert sales["shoots_met_often"] == 1 and sales["shoots_met_often_agreeing"] == 1.0
+    assert sales_check(chain, play, price=0, often=0.0005)["shoots_met_often_agreeing"] == 0.5
 
 
 def test_session_check_refuses_a_run_it_cannot_value_in_one_line(tmp_path, capsys):
