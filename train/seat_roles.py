@@ -138,17 +138,3 @@ def agent_actor(agent: Any, seat_table: ActionTable, env: gym.Env, rng: np.rando
         return indices[agent.choose_batch(rows, masks, rng)]
 
     return act
-
-
-def sampling_actor(agent: Any, seat_table: ActionTable, env: gym.Env, rng: np.random.Generator) -> Actor:
-    """A trained model (``make_agent`` of a model, bound to ``env``) answering as it does in training,
-    each action drawn with its policy's chance among the legal ones (Gumbel-max with ``rng``), where
-    :func:`agent_actor` plays its likeliest."""
-    base = env.unwrapped
-    indices = seat_indices(seat_table, base.action_table, f"{agent.name} ({base.spec.id if base.spec else base})")
-    trained = agent.trained
-
-    def act(rows: np.ndarray, seat_masks: np.ndarray) -> np.ndarray:
-        return indices[trained.sample(rows, seat_masks[:, indices], rng)]
-
-    return act

@@ -13,7 +13,7 @@ import numpy as np
 
 from shoot_pontoon_env.multiagent import batched_env
 
-from .seat_roles import ENV_IDS, Actor, agent_actor, sampling_actor
+from .seat_roles import ENV_IDS, Actor, agent_actor
 
 Z95 = 1.959964
 
@@ -93,12 +93,15 @@ def trained_actor(name: str, role: str, seat_table, env_kwargs: dict[str, Any], 
                   model_env_kwargs: dict[str, Any] | None = None, sampled: bool = False) -> Actor:
     """A model (path or ``zoo:NAME``) of the role's env as a whole-table actor; ``model_env_kwargs``:
     the env it was trained for, where that differs (``zoo:shoot_punter`` has one stake); ``sampled``: its
-    answers drawn as in training (``seat_roles.sampling_actor``), not its likeliest."""
+    answers drawn with its policy's chances as in training (a ``TrainedPlayer(deterministic=False)``,
+    drawing with ``rng``), not its likeliest."""
     from agents import make_agent
+    from agents.trained import trained_agent
 
     kwargs = env_kwargs if model_env_kwargs is None else model_env_kwargs
     env = gym.make(ENV_IDS[role], **kwargs)
-    return (sampling_actor if sampled else agent_actor)(make_agent(name, env), seat_table, env, rng)
+    agent = trained_agent(name, deterministic=False).bind(env) if sampled else make_agent(name, env)
+    return agent_actor(agent, seat_table, env, rng)
 
 
 def paired_bankers(banker: str, reference: str, punters: str, deals: int, seed: int,

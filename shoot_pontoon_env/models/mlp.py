@@ -72,11 +72,7 @@ class ActorArrays:
     def act(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray | int:
         """The deterministic action: the largest logit, among the legal actions where the policy is
         maskable (first index on a tie, as torch's argmax)."""
-        logits = self.logits(observations)
-        if self.masked:
-            logits = np.where(np.asarray(action_masks, dtype=bool), logits, MASKED_LOGIT)
-        actions = np.argmax(logits, axis=-1)
-        return int(actions) if actions.ndim == 0 else actions
+        return self._best(self.logits(observations), action_masks)
 
     def sample(self, observations: np.ndarray, action_masks: np.ndarray, rng: np.random.Generator) -> np.ndarray | int:
         """An action drawn with the policy's chances (the softmax of its logits, over the legal actions
@@ -85,8 +81,11 @@ class ActorArrays:
         global generator instead)."""
         logits = self.logits(observations)
         gumbel = -np.log(-np.log(np.clip(rng.random(logits.shape), np.finfo(np.float64).tiny, 1.0)))
-        noisy = logits + gumbel
+        return self._best(logits + gumbel, action_masks)
+
+    def _best(self, scores: np.ndarray, action_masks: np.ndarray) -> np.ndarray | int:
+        """The action of the largest score, among the legal ones where the policy is maskable."""
         if self.masked:
-            noisy = np.where(np.asarray(action_masks, dtype=bool), noisy, MASKED_LOGIT)
-        actions = np.argmax(noisy, axis=-1)
+            scores = np.where(np.asarray(action_masks, dtype=bool), scores, MASKED_LOGIT)
+        actions = np.argmax(scores, axis=-1)
         return int(actions) if actions.ndim == 0 else actions
